@@ -171,9 +171,13 @@ import Testing
                 /// The properties of a `Listing`, inherited ones included.
                 public struct ListingFields: FieldSet {
                     public static let schema = ModelSchema("contoso.listing", base: Entity.self, fields: ListingFields())
+
+                    /// - Remark: Generated from `contoso.entity/id`.
                     public let id: Field<String>
 
                     /// Asking price.
+                    ///
+                    /// - Remark: Generated from `contoso.listing/ListPrice`.
                     public let listPrice: Field<Double>
 
                     private init() {
@@ -269,6 +273,39 @@ import Testing
                 == true)
     }
 
+    /// A tuple element takes no comment, so a tuple table says which ancestor declared each inherited field; a
+    /// struct table's fields each say it themselves (`modelWithInheritedAndLooseFields`).
+    @Test func tupleTablesSayWhereInheritedFieldsWereDeclared() {
+        let entity = StructureSpec(
+            name: Self.name("entity"), kind: .entity, key: ["id"],
+            properties: [PropertySpec(name: "id", type: .primitive(.string))])
+        let item = StructureSpec(
+            name: Self.name("item"), kind: .entity, baseType: Self.name("entity"),
+            properties: [
+                PropertySpec(name: "name", type: .primitive(.string)),
+                PropertySpec(name: "eTag", type: .primitive(.string)),
+            ])
+        let file = StructureSpec(
+            name: Self.name("file"), kind: .entity, baseType: Self.name("item"),
+            properties: [PropertySpec(name: "size", type: .primitive(.int64))])
+        var options = Emitter.Options(moduleName: "Contoso", baseURL: "https://x", specDisplayPath: "contoso.xml")
+        options.fieldTables = .tuples
+        let files = Emitter(options: options).emit(Self.spec(structures: [entity, item, file])).files
+        let text = files.first { $0.path == "Models/File.swift" }?.contents ?? ""
+        #expect(
+            text.contains(
+                """
+                /// The properties of a `File`, inherited ones included.
+                ///
+                /// - Remark: Generated from `contoso.file`; inherited `id` from `contoso.entity`; `name`, `eTag` from `contoso.item`.
+                public enum FileFields: FieldSet {
+                """), "\(text)")
+        // The root declares all its fields itself: there is nothing to say.
+        let root = files.first { $0.path == "Models/Entity.swift" }?.contents ?? ""
+        #expect(root.contains("public enum EntityFields") || root.contains("public struct EntityFields"))
+        #expect(!root.contains("inherited `"))
+    }
+
     @Test func builderWithNavigationAndAFunction() {
         let item = StructureSpec(name: Self.name("item"), kind: .entity, key: ["id"])
         let resource = ResourceSpec(
@@ -316,6 +353,8 @@ import Testing
                         }
 
                         /// `children.request()` lists them; `children("item-id")` addresses one.
+                        ///
+                        /// - Remark: Generated from `contoso.item/children`.
                         public var children: CollectionRequestBuilder<ItemRequestBuilder> {
                             .init(client: client, path: path.appending("children"))
                         }

@@ -67,6 +67,8 @@ struct ModelTranslator {
         var notes: [String]
         var isDeprecated: Bool
         var isNavigation: Bool
+        /// The type that declares it, the model's own or an ancestor.
+        var owner: QualifiedName
 
         /// The name without backticks.
         var label: String { name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name }
@@ -74,6 +76,8 @@ struct ModelTranslator {
         var argumentLabel: String { label == "inout" ? name : label }
         /// The field's doc comment: the description, then the notes.
         var doc: [String] { prose.isEmpty || notes.isEmpty ? prose + notes : prose + [""] + notes }
+        /// Where it came from, as a type's doc comment says it: `- Remark: Generated from `a.b/name`.`
+        var remark: String { "- Remark: Generated from `\(owner)/\(wireName)`." }
     }
 
     func translate(_ structure: StructureSpec, diagnostics: inout Diagnostics) -> [Declaration] {
@@ -95,7 +99,7 @@ struct ModelTranslator {
                 TableField(
                     name: name, wireName: wireName, type: .generic("Field", [swiftType]),
                     value: .call("Field", arguments),
-                    prose: prose, notes: notes, isDeprecated: isDeprecated, isNavigation: isNavigation))
+                    prose: prose, notes: notes, isDeprecated: isDeprecated, isNavigation: isNavigation, owner: owner))
         }
 
         func addFields(of owner: StructureSpec) {
@@ -157,7 +161,7 @@ struct ModelTranslator {
                 .struct, fieldsName, conformances: ["FieldSet"], members: [schema] + Self.storedFields(fields))
         let fieldsDoc =
             ["The properties of a `\(typeName)`, inherited ones included."]
-            + (isTuple ? Self.tableDocumentation(fields) : [])
+            + (isTuple ? Self.tableDocumentation(fields, of: structure.name) : [])
         var doc = DocComment.lines(structure.doc, remark: structure.name.description)
         doc.insert(
             contentsOf: ["Its properties are listed in `\(fieldsName)`; read and write them as `value.name`.", ""],
@@ -198,15 +202,16 @@ struct ModelTranslator {
         var declarations: [Declaration] = []
         var initializer: [Statement] = []
         for field in fields {
+            let doc = field.doc.isEmpty ? [field.remark] : field.doc + ["", field.remark]
             guard !field.isDeprecated else {
                 // Set where it is declared: an assignment in `init()` would be a use of a deprecated property.
                 declarations.append(
                     Declaration(
-                        doc: field.doc, attributes: [.deprecated],
+                        doc: doc, attributes: [.deprecated],
                         .variable(.stored(field.name, type: field.type, value: field.value))))
                 continue
             }
-            declarations.append(Declaration(doc: field.doc, .variable(.stored(field.name, type: field.type))))
+            declarations.append(Declaration(doc: doc, .variable(.stored(field.name, type: field.type))))
             initializer.append(.assignment(.raw("self.\(field.label)"), field.value))
         }
         // Private: only `schema` calls it, so the optimizer inlines it there and does not compile it on its own. One
@@ -233,8 +238,9 @@ struct ModelTranslator {
     }
 
     /// A tuple table's doc comment lines after its summary: a list item per field comment (fields with the same
-    /// comment share one), its later lines indented under it, then the navigation properties in one item.
-    private static func tableDocumentation(_ fields: [TableField]) -> [String] {
+    /// comment share one), its later lines indented under it, the navigation properties in one item, then where
+    /// the inherited fields were declared (a tuple element carries no comment of its own to say it).
+    private static func tableDocumentation(_ fields: [TableField], of model: QualifiedName) -> [String] {
         // Fields that share a comment share its entry: the distinct comments in order, with their fields' labels.
         var comments: [(comment: [String], labels: [String])] = []
         var positions: [[String]: Int] = [:]
@@ -261,6 +267,19 @@ struct ModelTranslator {
         if !navigation.isEmpty {
             lines.append(
                 "- Present when the request expanded them (`expand(_:)`): \(navigation.joined(separator: ", ")).")
+        }
+        // Ancestors' fields come first, root first, so each ancestor's fields are one run.
+        var inherited: [(owner: QualifiedName, labels: [String])] = []
+        for field in fields where field.owner != model {
+            if inherited.last?.owner == field.owner {
+                inherited[inherited.count - 1].labels.append("`\(field.label)`")
+            } else {
+                inherited.append((field.owner, ["`\(field.label)`"]))
+            }
+        }
+        if !inherited.isEmpty {
+            let sources = inherited.map { "\($0.labels.joined(separator: ", ")) from `\($0.owner)`" }
+            lines.append("- Remark: Generated from `\(model)`; inherited \(sources.joined(separator: "; ")).")
         }
         return lines.isEmpty ? [] : [""] + lines
     }

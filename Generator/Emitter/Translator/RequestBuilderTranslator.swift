@@ -278,11 +278,13 @@ struct RequestBuilderTranslator {
                 if !doc.isEmpty { doc.append("") }
                 doc.append(refused)
             }
+            let remark = "- Remark: Generated from `\(resource.name)/\(child.name)`."
             if child.isCollection {
                 if !doc.isEmpty { doc.append("") }
                 // A long name with a long key would make a code span no line can hold: the key is then just "id".
                 let key = child.keyName.flatMap { name.count + $0.count <= 70 ? $0 : nil } ?? "id"
                 doc.append("`\(name).request()` lists them; `\(name)(\"\(key)\")` addresses one.")
+                doc += ["", remark]
                 members.append(
                     Declaration(
                         doc: doc,
@@ -294,6 +296,7 @@ struct RequestBuilderTranslator {
                                 ])
                         )))
             } else {
+                doc += doc.isEmpty ? [remark] : ["", remark]
                 members.append(
                     Declaration(
                         doc: doc,

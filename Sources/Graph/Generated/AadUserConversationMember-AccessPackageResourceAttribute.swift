@@ -13,6 +13,8 @@ public typealias AadUserConversationMember = Model<AadUserConversationMemberFiel
 /// The properties of a `AadUserConversationMember`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `user`.
+/// - Remark: Generated from `microsoft.graph.aadUserConversationMember`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName`, `roles`, `visibleHistoryStartDateTime` from `microsoft.graph.conversationMember`.
 public enum AadUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -67,6 +69,7 @@ public struct AadUserConversationMemberRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.aadUserConversationMember/user`.
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
@@ -97,6 +100,9 @@ extension CollectionRequestBuilder where ItemBuilder == AadUserConversationMembe
 public typealias AadUserConversationMemberResult = Model<AadUserConversationMemberResultFields>
 
 /// The properties of a `AadUserConversationMemberResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.aadUserConversationMemberResult`; inherited `error` from
+///   `microsoft.graph.actionResultPart`.
 public enum AadUserConversationMemberResultFields: FieldSet {
     public typealias Table = (error: Field<PublicError>, userId: Field<String>)
 
@@ -121,6 +127,7 @@ public struct AadUserNotificationRecipientFields: FieldSet {
         fields: AadUserNotificationRecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.aadUserNotificationRecipient/userId`.
     public let userId: Field<String>
 
     private init() {
@@ -186,6 +193,7 @@ public typealias AccessPackage = Model<AccessPackageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackagesIncompatibleWith`, `assignmentPolicies`,
 ///   `catalog`, `incompatibleAccessPackages`, `incompatibleGroups`, `resourceRoleScopes`.
+/// - Remark: Generated from `microsoft.graph.accessPackage`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -272,6 +280,8 @@ public typealias AccessPackageAnswerString = Model<AccessPackageAnswerStringFiel
 /// The properties of a `AccessPackageAnswerString`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `answeredQuestion`.
+/// - Remark: Generated from `microsoft.graph.accessPackageAnswerString`; inherited `displayValue`, `answeredQuestion`
+///   from `microsoft.graph.accessPackageAnswer`.
 public enum AccessPackageAnswerStringFields: FieldSet {
     public typealias Table = (
         displayValue: Field<String>,
@@ -336,6 +346,7 @@ public typealias AccessPackageAssignment = Model<AccessPackageAssignmentFields>
 /// The properties of a `AccessPackageAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `assignmentPolicy`, `target`.
+/// - Remark: Generated from `microsoft.graph.accessPackageAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -431,6 +442,8 @@ public typealias AccessPackageAssignmentPolicy = Model<AccessPackageAssignmentPo
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `catalog`, `customExtensionStageSettings`,
 ///   `questions`.
+/// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessPackageAssignmentPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -504,19 +517,25 @@ public struct AccessPackageAssignmentPolicyRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy/accessPackage`.
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy/catalog`.
     public var catalog: AccessPackageCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
     /// `customExtensionStageSettings.request()` lists them;
     /// `customExtensionStageSettings("customExtensionStageSetting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy/customExtensionStageSettings`.
     public var customExtensionStageSettings: CollectionRequestBuilder<CustomExtensionStageSettingRequestBuilder> {
         .init(client: client, path: path.appending("customExtensionStageSettings"))
     }
 
     /// `questions.request()` lists them; `questions("accessPackageQuestion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentPolicy/questions`.
     public var questions: CollectionRequestBuilder<AccessPackageQuestionRequestBuilder> {
         .init(client: client, path: path.appending("questions"))
     }
@@ -531,6 +550,8 @@ public typealias AccessPackageAssignmentRequest = Model<AccessPackageAssignmentR
 /// The properties of a `AccessPackageAssignmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackage`, `assignment`, `requestor`.
+/// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessPackageAssignmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -610,14 +631,17 @@ public struct AccessPackageAssignmentRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignment/accessPackage`.
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignment/assignmentPolicy`.
     public var assignmentPolicy: AccessPackageAssignmentPolicyRequestBuilder {
         .init(client: client, path: path.appending("assignmentPolicy"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignment/target`.
     public var target: AccessPackageSubjectRequestBuilder { .init(client: client, path: path.appending("target")) }
 
     /// - Remark: Generated from `microsoft.graph.accessPackageAssignment/reprocess` (POST).
@@ -768,14 +792,17 @@ public struct AccessPackageAssignmentRequestRequestBuilder: ModelRequestBuilder 
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest/accessPackage`.
     public var accessPackage: AccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest/assignment`.
     public var assignment: AccessPackageAssignmentRequestBuilder {
         .init(client: client, path: path.appending("assignment"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequest/requestor`.
     public var requestor: AccessPackageSubjectRequestBuilder {
         .init(client: client, path: path.appending("requestor"))
     }
@@ -867,6 +894,10 @@ public typealias AccessPackageAssignmentRequestWorkflowExtension =
     Model<AccessPackageAssignmentRequestWorkflowExtensionFields>
 
 /// The properties of a `AccessPackageAssignmentRequestWorkflowExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageAssignmentRequestWorkflowExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`.
 public enum AccessPackageAssignmentRequestWorkflowExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1030,6 +1061,10 @@ extension AccessPackageAssignmentState {
 public typealias AccessPackageAssignmentWorkflowExtension = Model<AccessPackageAssignmentWorkflowExtensionFields>
 
 /// The properties of a `AccessPackageAssignmentWorkflowExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageAssignmentWorkflowExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`.
 public enum AccessPackageAssignmentWorkflowExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1121,6 +1156,7 @@ public typealias AccessPackageCatalog = Model<AccessPackageCatalogFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackages`, `customWorkflowExtensions`,
 ///   `resourceRoles`, `resources`, `resourceScopes`.
+/// - Remark: Generated from `microsoft.graph.accessPackageCatalog`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageCatalogFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1188,27 +1224,37 @@ public struct AccessPackageCatalogRequestBuilder: ModelRequestBuilder {
     }
 
     /// `accessPackages.request()` lists them; `accessPackages("accessPackage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageCatalog/accessPackages`.
     public var accessPackages: CollectionRequestBuilder<AccessPackageRequestBuilder> {
         .init(client: client, path: path.appending("accessPackages"))
     }
 
     /// `customWorkflowExtensions.request()` lists them; `customWorkflowExtensions("customCalloutExtension-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageCatalog/customWorkflowExtensions`.
     public var customWorkflowExtensions: CollectionRequestBuilder<CustomCalloutExtensionRequestBuilder> {
         .init(client: client, path: path.appending("customWorkflowExtensions"))
     }
 
     /// `resourceRoles.request()` lists them; `resourceRoles("accessPackageResourceRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageCatalog/resourceRoles`.
     public var resourceRoles: CollectionRequestBuilder<AccessPackageResourceRoleRequestBuilder> {
         .init(client: client, path: path.appending("resourceRoles"))
     }
 
     /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageCatalog/resources`.
     public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
 
     /// `resourceScopes.request()` lists them; `resourceScopes("accessPackageResourceScope-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageCatalog/resourceScopes`.
     public var resourceScopes: CollectionRequestBuilder<AccessPackageResourceScopeRequestBuilder> {
         .init(client: client, path: path.appending("resourceScopes"))
     }
@@ -1289,6 +1335,12 @@ extension AccessPackageCustomExtensionStage {
 public typealias AccessPackageDynamicApprovalStage = Model<AccessPackageDynamicApprovalStageFields>
 
 /// The properties of a `AccessPackageDynamicApprovalStage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageDynamicApprovalStage`; inherited
+///   `approverInformationVisibility`, `durationBeforeAutomaticDenial`, `durationBeforeEscalation`,
+///   `escalationApprovers`, `fallbackEscalationApprovers`, `fallbackPrimaryApprovers`,
+///   `isApproverJustificationRequired`, `isEscalationEnabled`, `primaryApprovers` from
+///   `microsoft.graph.accessPackageApprovalStage`.
 public enum AccessPackageDynamicApprovalStageFields: FieldSet {
     public typealias Table = (
         approverInformationVisibility: Field<ApproverInformationVisibility>,
@@ -1374,6 +1426,10 @@ public enum AccessPackageLocalizedTextFields: FieldSet {
 public typealias AccessPackageMultipleChoiceQuestion = Model<AccessPackageMultipleChoiceQuestionFields>
 
 /// The properties of a `AccessPackageMultipleChoiceQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageMultipleChoiceQuestion`; inherited `id` from
+///   `microsoft.graph.entity`; `isAnswerEditable`, `isRequired`, `localizations`, `sequence`, `text` from
+///   `microsoft.graph.accessPackageQuestion`.
 public enum AccessPackageMultipleChoiceQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1437,6 +1493,7 @@ public struct AccessPackageNotificationSettingsFields: FieldSet {
         fields: AccessPackageNotificationSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageNotificationSettings/isAssignmentNotificationDisabled`.
     public let isAssignmentNotificationDisabled: Field<Bool>
 
     private init() {
@@ -1453,6 +1510,8 @@ public struct AccessPackageNotificationSettingsFields: FieldSet {
 public typealias AccessPackageQuestion = Model<AccessPackageQuestionFields>
 
 /// The properties of a `AccessPackageQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageQuestion`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1514,6 +1573,7 @@ public struct AccessPackageRequestApprovalStageCallbackConfigurationFields: Fiel
         fields: AccessPackageRequestApprovalStageCallbackConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.customExtensionCallbackConfiguration/timeoutDuration`.
     public let timeoutDuration: Field<String>
 
     private init() {
@@ -1565,31 +1625,42 @@ public struct AccessPackageRequestBuilder: ModelRequestBuilder {
 
     /// `accessPackagesIncompatibleWith.request()` lists them; `accessPackagesIncompatibleWith("accessPackage-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackage/accessPackagesIncompatibleWith`.
     public var accessPackagesIncompatibleWith: CollectionRequestBuilder<AccessPackageRequestBuilder> {
         .init(client: client, path: path.appending("accessPackagesIncompatibleWith"))
     }
 
     /// `assignmentPolicies.request()` lists them; `assignmentPolicies("accessPackageAssignmentPolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackage/assignmentPolicies`.
     public var assignmentPolicies: CollectionRequestBuilder<AccessPackageAssignmentPolicyRequestBuilder> {
         .init(client: client, path: path.appending("assignmentPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackage/catalog`.
     public var catalog: AccessPackageCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
     /// `incompatibleAccessPackages.request()` lists them; `incompatibleAccessPackages("accessPackage-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackage/incompatibleAccessPackages`.
     public var incompatibleAccessPackages: CollectionRequestBuilder<AccessPackageRequestBuilder> {
         .init(client: client, path: path.appending("incompatibleAccessPackages"))
     }
 
     /// `incompatibleGroups.request()` lists them; `incompatibleGroups("group-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackage/incompatibleGroups`.
     public var incompatibleGroups: CollectionRequestBuilder<GroupRequestBuilder> {
         .init(client: client, path: path.appending("incompatibleGroups"))
     }
 
     /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackage/resourceRoleScopes`.
     public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
         .init(client: client, path: path.appending("resourceRoleScopes"))
     }
@@ -1716,6 +1787,7 @@ public typealias AccessPackageResource = Model<AccessPackageResourceFields>
 /// The properties of a `AccessPackageResource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `environment`, `roles`, `scopes`, `uploadSessions`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResource`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

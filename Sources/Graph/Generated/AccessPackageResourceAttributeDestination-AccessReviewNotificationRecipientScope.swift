@@ -41,6 +41,8 @@ public struct AccessPackageResourceAttributeQuestionFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("question")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceAttributeQuestion/question`.
     public let question: Field<AccessPackageQuestion>
 
     private init() {
@@ -78,6 +80,8 @@ public typealias AccessPackageResourceEnvironment = Model<AccessPackageResourceE
 /// The properties of a `AccessPackageResourceEnvironment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resources`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessPackageResourceEnvironmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -133,6 +137,8 @@ public struct AccessPackageResourceEnvironmentRequestBuilder: ModelRequestBuilde
     }
 
     /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceEnvironment/resources`.
     public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
@@ -147,6 +153,8 @@ public typealias AccessPackageResourceRequest = Model<AccessPackageResourceReque
 /// The properties of a `AccessPackageResourceRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `catalog`, `resource`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessPackageResourceRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -199,22 +207,29 @@ public struct AccessPackageResourceRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResource/environment`.
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
         .init(client: client, path: path.appending("environment"))
     }
 
     /// `roles.request()` lists them; `roles("accessPackageResourceRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageResource/roles`.
     public var roles: CollectionRequestBuilder<AccessPackageResourceRoleRequestBuilder> {
         .init(client: client, path: path.appending("roles"))
     }
 
     /// `scopes.request()` lists them; `scopes("accessPackageResourceScope-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageResource/scopes`.
     public var scopes: CollectionRequestBuilder<AccessPackageResourceScopeRequestBuilder> {
         .init(client: client, path: path.appending("scopes"))
     }
 
     /// `uploadSessions.request()` lists them; `uploadSessions("customDataProvidedResourceUploadSession-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessPackageResource/uploadSessions`.
     public var uploadSessions: CollectionRequestBuilder<CustomDataProvidedResourceUploadSessionRequestBuilder> {
         .init(client: client, path: path.appending("uploadSessions"))
     }
@@ -251,8 +266,10 @@ public struct AccessPackageResourceRequestRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest/catalog`.
     public var catalog: AccessPackageCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceRequest/resource`.
     public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -265,6 +282,7 @@ public typealias AccessPackageResourceRole = Model<AccessPackageResourceRoleFiel
 /// The properties of a `AccessPackageResourceRole`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resource`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRole`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageResourceRoleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -313,6 +331,7 @@ public struct AccessPackageResourceRoleRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceRole/resource`.
     public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -325,6 +344,8 @@ public typealias AccessPackageResourceRoleScope = Model<AccessPackageResourceRol
 /// The properties of a `AccessPackageResourceRoleScope`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `role`, `scope`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessPackageResourceRoleScopeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -370,8 +391,10 @@ public struct AccessPackageResourceRoleScopeRequestBuilder: ModelRequestBuilder 
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope/role`.
     public var role: AccessPackageResourceRoleRequestBuilder { .init(client: client, path: path.appending("role")) }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceRoleScope/scope`.
     public var scope: AccessPackageResourceScopeRequestBuilder { .init(client: client, path: path.appending("scope")) }
 }
 
@@ -384,6 +407,7 @@ public typealias AccessPackageResourceScope = Model<AccessPackageResourceScopeFi
 /// The properties of a `AccessPackageResourceScope`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resource`.
+/// - Remark: Generated from `microsoft.graph.accessPackageResourceScope`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageResourceScopeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -432,6 +456,7 @@ public struct AccessPackageResourceScopeRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageResourceScope/resource`.
     public var resource: AccessPackageResourceRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -444,6 +469,7 @@ public typealias AccessPackageSubject = Model<AccessPackageSubjectFields>
 /// The properties of a `AccessPackageSubject`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `connectedOrganization`.
+/// - Remark: Generated from `microsoft.graph.accessPackageSubject`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageSubjectFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -514,6 +540,7 @@ public struct AccessPackageSubjectRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageSubject/connectedOrganization`.
     public var connectedOrganization: ConnectedOrganizationRequestBuilder {
         .init(client: client, path: path.appending("connectedOrganization"))
     }
@@ -546,6 +573,7 @@ public typealias AccessPackageSuggestion = Model<AccessPackageSuggestionFields>
 /// The properties of a `AccessPackageSuggestion`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessPackage`.
+/// - Remark: Generated from `microsoft.graph.accessPackageSuggestion`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessPackageSuggestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -676,6 +704,7 @@ public struct AccessPackageSuggestionRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.accessPackageSuggestion/accessPackage`.
     public var accessPackage: AvailableAccessPackageRequestBuilder {
         .init(client: client, path: path.appending("accessPackage"))
     }
@@ -724,6 +753,10 @@ public enum AccessPackageSuggestionSelfAssignmentHistoryBasedFields: FieldSet {
 public typealias AccessPackageTextInputQuestion = Model<AccessPackageTextInputQuestionFields>
 
 /// The properties of a `AccessPackageTextInputQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessPackageTextInputQuestion`; inherited `id` from
+///   `microsoft.graph.entity`; `isAnswerEditable`, `isRequired`, `localizations`, `sequence`, `text` from
+///   `microsoft.graph.accessPackageQuestion`.
 public enum AccessPackageTextInputQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -871,6 +904,8 @@ public typealias AccessReviewHistoryDefinition = Model<AccessReviewHistoryDefini
 /// The properties of a `AccessReviewHistoryDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `instances`.
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessReviewHistoryDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -928,6 +963,8 @@ public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `instances.request()` lists them; `instances("accessReviewHistoryInstance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewHistoryDefinition/instances`.
     public var instances: CollectionRequestBuilder<AccessReviewHistoryInstanceRequestBuilder> {
         .init(client: client, path: path.appending("instances"))
     }
@@ -940,6 +977,9 @@ public struct AccessReviewHistoryDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias AccessReviewHistoryInstance = Model<AccessReviewHistoryInstanceFields>
 
 /// The properties of a `AccessReviewHistoryInstance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewHistoryInstance`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessReviewHistoryInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1040,6 +1080,9 @@ extension AccessReviewHistoryStatus {
 public typealias AccessReviewInactiveUsersQueryScope = Model<AccessReviewInactiveUsersQueryScopeFields>
 
 /// The properties of a `AccessReviewInactiveUsersQueryScope`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewInactiveUsersQueryScope`; inherited `query`, `queryRoot`,
+///   `queryType` from `microsoft.graph.accessReviewQueryScope`.
 public enum AccessReviewInactiveUsersQueryScopeFields: FieldSet {
     public typealias Table = (
         query: Field<String>,
@@ -1069,6 +1112,7 @@ public typealias AccessReviewInstance = Model<AccessReviewInstanceFields>
 /// The properties of a `AccessReviewInstance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `contactedReviewers`, `decisions`, `stages`.
+/// - Remark: Generated from `microsoft.graph.accessReviewInstance`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessReviewInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1110,6 +1154,8 @@ public typealias AccessReviewInstanceDecisionItem = Model<AccessReviewInstanceDe
 /// The properties of a `AccessReviewInstanceDecisionItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `insights`.
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessReviewInstanceDecisionItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1163,6 +1209,9 @@ public typealias AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyRe
 
 /// The properties of a `AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`, inherited ones
 /// included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResource`;
+///   inherited `displayName`, `id`, `type` from `microsoft.graph.accessReviewInstanceDecisionItemResource`.
 public enum AccessReviewInstanceDecisionItemAccessPackageAssignmentPolicyResourceFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -1195,6 +1244,9 @@ public typealias AccessReviewInstanceDecisionItemAzureRoleResource =
     Model<AccessReviewInstanceDecisionItemAzureRoleResourceFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItemAzureRoleResource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemAzureRoleResource`; inherited
+///   `displayName`, `id`, `type` from `microsoft.graph.accessReviewInstanceDecisionItemResource`.
 public enum AccessReviewInstanceDecisionItemAzureRoleResourceFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -1262,6 +1314,8 @@ public struct AccessReviewInstanceDecisionItemRequestBuilder: ModelRequestBuilde
     }
 
     /// `insights.request()` lists them; `insights("governanceInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItem/insights`.
     public var insights: CollectionRequestBuilder<GovernanceInsightRequestBuilder> {
         .init(client: client, path: path.appending("insights"))
     }
@@ -1312,6 +1366,9 @@ public typealias AccessReviewInstanceDecisionItemServicePrincipalResource =
     Model<AccessReviewInstanceDecisionItemServicePrincipalResourceFields>
 
 /// The properties of a `AccessReviewInstanceDecisionItemServicePrincipalResource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewInstanceDecisionItemServicePrincipalResource`; inherited
+///   `displayName`, `id`, `type` from `microsoft.graph.accessReviewInstanceDecisionItemResource`.
 public enum AccessReviewInstanceDecisionItemServicePrincipalResourceFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, type: Field<String>, appId: Field<String>)
 
@@ -1384,16 +1441,22 @@ public struct AccessReviewInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `contactedReviewers.request()` lists them; `contactedReviewers("accessReviewReviewer-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/contactedReviewers`.
     public var contactedReviewers: CollectionRequestBuilder<AccessReviewReviewerRequestBuilder> {
         .init(client: client, path: path.appending("contactedReviewers"))
     }
 
     /// `decisions.request()` lists them; `decisions("accessReviewInstanceDecisionItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/decisions`.
     public var decisions: CollectionRequestBuilder<AccessReviewInstanceDecisionItemRequestBuilder> {
         .init(client: client, path: path.appending("decisions"))
     }
 
     /// `stages.request()` lists them; `stages("accessReviewStage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewInstance/stages`.
     public var stages: CollectionRequestBuilder<AccessReviewStageRequestBuilder> {
         .init(client: client, path: path.appending("stages"))
     }

@@ -50,6 +50,8 @@ public struct AccessReviewRecommendationInsightSettingFields: FieldSet {
 public typealias AccessReviewReviewer = Model<AccessReviewReviewerFields>
 
 /// The properties of a `AccessReviewReviewer`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.accessReviewReviewer`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessReviewReviewerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -114,6 +116,8 @@ public typealias AccessReviewScheduleDefinition = Model<AccessReviewScheduleDefi
 /// The properties of a `AccessReviewScheduleDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `instances`.
+/// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AccessReviewScheduleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -206,6 +210,8 @@ public struct AccessReviewScheduleDefinitionRequestBuilder: ModelRequestBuilder 
     }
 
     /// `instances.request()` lists them; `instances("accessReviewInstance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewScheduleDefinition/instances`.
     public var instances: CollectionRequestBuilder<AccessReviewInstanceRequestBuilder> {
         .init(client: client, path: path.appending("instances"))
     }
@@ -301,6 +307,7 @@ public typealias AccessReviewSet = Model<AccessReviewSetFields>
 /// The properties of a `AccessReviewSet`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `definitions`, `historyDefinitions`.
+/// - Remark: Generated from `microsoft.graph.accessReviewSet`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessReviewSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -345,12 +352,16 @@ public struct AccessReviewSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// `definitions.request()` lists them; `definitions("accessReviewScheduleDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewSet/definitions`.
     public var definitions: CollectionRequestBuilder<AccessReviewScheduleDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("definitions"))
     }
 
     /// `historyDefinitions.request()` lists them; `historyDefinitions("accessReviewHistoryDefinition-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewSet/historyDefinitions`.
     public var historyDefinitions: CollectionRequestBuilder<AccessReviewHistoryDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("historyDefinitions"))
     }
@@ -365,6 +376,7 @@ public typealias AccessReviewStage = Model<AccessReviewStageFields>
 /// The properties of a `AccessReviewStage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `decisions`.
+/// - Remark: Generated from `microsoft.graph.accessReviewStage`; inherited `id` from `microsoft.graph.entity`.
 public enum AccessReviewStageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -438,6 +450,8 @@ public struct AccessReviewStageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `decisions.request()` lists them; `decisions("accessReviewInstanceDecisionItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.accessReviewStage/decisions`.
     public var decisions: CollectionRequestBuilder<AccessReviewInstanceDecisionItemRequestBuilder> {
         .init(client: client, path: path.appending("decisions"))
     }
@@ -512,6 +526,7 @@ public struct AccountTargetContentFields: FieldSet {
         fields: AccountTargetContentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.accountTargetContent/type`.
     public let type: Field<AccountTargetContentType>
 
     private init() {
@@ -569,6 +584,7 @@ public struct ActionResultPartFields: FieldSet {
         fields: ActionResultPartFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.actionResultPart/error`.
     public let error: Field<PublicError>
 
     private init() {
@@ -609,6 +625,7 @@ public typealias ActivitiesContainer = Model<ActivitiesContainerFields>
 /// The properties of a `ActivitiesContainer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `contentActivities`.
+/// - Remark: Generated from `microsoft.graph.activitiesContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum ActivitiesContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, contentActivities: Field<[ContentActivity]>)
 
@@ -642,6 +659,8 @@ public struct ActivitiesContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `contentActivities.request()` lists them; `contentActivities("contentActivity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.activitiesContainer/contentActivities`.
     public var contentActivities: CollectionRequestBuilder<ContentActivityRequestBuilder> {
         .init(client: client, path: path.appending("contentActivities"))
     }
@@ -656,6 +675,9 @@ public typealias ActivityBasedTimeoutPolicy = Model<ActivityBasedTimeoutPolicyFi
 /// The properties of a `ActivityBasedTimeoutPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`; `definition`, `isOrganizationDefault`, `appliesTo` from `microsoft.graph.stsPolicy`.
 public enum ActivityBasedTimeoutPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -721,6 +743,8 @@ public struct ActivityBasedTimeoutPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.activityBasedTimeoutPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -839,6 +863,7 @@ public typealias ActivityHistoryItem = Model<ActivityHistoryItemFields>
 /// The properties of a `ActivityHistoryItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activity`.
+/// - Remark: Generated from `microsoft.graph.activityHistoryItem`; inherited `id` from `microsoft.graph.entity`.
 public enum ActivityHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -893,6 +918,7 @@ public struct ActivityHistoryItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.activityHistoryItem/activity`.
     public var activity: UserActivityRequestBuilder { .init(client: client, path: path.appending("activity")) }
 }
 
@@ -905,6 +931,8 @@ public typealias ActivityMetadata = Model<ActivityMetadataFields>
 /// The properties of a `ActivityMetadata`, inherited ones included.
 public struct ActivityMetadataFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.activityMetadata", fields: ActivityMetadataFields())
+
+    /// - Remark: Generated from `microsoft.graph.activityMetadata/activity`.
     public let activity: Field<UserActivityType>
 
     private init() {
@@ -953,6 +981,9 @@ public enum AddInFields: FieldSet {
 public typealias AddLargeGalleryViewOperation = Model<AddLargeGalleryViewOperationFields>
 
 /// The properties of a `AddLargeGalleryViewOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.addLargeGalleryViewOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum AddLargeGalleryViewOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -999,6 +1030,9 @@ public struct AddLargeGalleryViewOperationRequestBuilder: ModelRequestBuilder {
 public typealias AddressBookAccountTargetContent = Model<AddressBookAccountTargetContentFields>
 
 /// The properties of a `AddressBookAccountTargetContent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.addressBookAccountTargetContent`; inherited `type` from
+///   `microsoft.graph.accountTargetContent`.
 public enum AddressBookAccountTargetContentFields: FieldSet {
     public typealias Table = (type: Field<AccountTargetContentType>, accountTargetEmails: Field<[String]>)
 
@@ -1018,6 +1052,7 @@ public typealias AdhocCall = Model<AdhocCallFields>
 /// The properties of a `AdhocCall`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `recordings`, `transcripts`.
+/// - Remark: Generated from `microsoft.graph.adhocCall`; inherited `id` from `microsoft.graph.entity`.
 public enum AdhocCallFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1067,11 +1102,15 @@ public struct AdhocCallRequestBuilder: ModelRequestBuilder {
     }
 
     /// `recordings.request()` lists them; `recordings("callRecording-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.adhocCall/recordings`.
     public var recordings: CollectionRequestBuilder<CallRecordingRequestBuilder> {
         .init(client: client, path: path.appending("recordings"))
     }
 
     /// `transcripts.request()` lists them; `transcripts("callTranscript-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.adhocCall/transcripts`.
     public var transcripts: CollectionRequestBuilder<CallTranscriptRequestBuilder> {
         .init(client: client, path: path.appending("transcripts"))
     }
@@ -1159,6 +1198,8 @@ public enum AdminFields: FieldSet {
 public typealias AdminConsentRequestPolicy = Model<AdminConsentRequestPolicyFields>
 
 /// The properties of a `AdminConsentRequestPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.adminConsentRequestPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum AdminConsentRequestPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1213,6 +1254,7 @@ public typealias AdminMicrosoft365Apps = Model<AdminMicrosoft365AppsFields>
 /// The properties of a `AdminMicrosoft365Apps`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `installationOptions`.
+/// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps`; inherited `id` from `microsoft.graph.entity`.
 public enum AdminMicrosoft365AppsFields: FieldSet {
     public typealias Table = (id: Field<String>, installationOptions: Field<M365AppsInstallationOptions>)
 
@@ -1245,6 +1287,7 @@ public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.adminMicrosoft365Apps/installationOptions`.
     public var installationOptions: M365AppsInstallationOptionsRequestBuilder {
         .init(client: client, path: path.appending("installationOptions"))
     }
@@ -1257,6 +1300,8 @@ public struct AdminMicrosoft365AppsRequestBuilder: ModelRequestBuilder {
 public typealias AdminReportSettings = Model<AdminReportSettingsFields>
 
 /// The properties of a `AdminReportSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.adminReportSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum AdminReportSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, displayConcealedNames: Field<Bool>)
 
@@ -1318,34 +1363,44 @@ public struct AdminRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.admin/configurationManagement`.
     public var configurationManagement: ConfigurationManagementRequestBuilder {
         .init(client: client, path: path.appending("configurationManagement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.admin/edge`.
     public var edge: EdgeRequestBuilder { .init(client: client, path: path.appending("edge")) }
 
+    /// - Remark: Generated from `microsoft.graph.admin/exchange`.
     public var exchange: ExchangeAdminRequestBuilder { .init(client: client, path: path.appending("exchange")) }
 
+    /// - Remark: Generated from `microsoft.graph.admin/microsoft365Apps`.
     public var microsoft365Apps: AdminMicrosoft365AppsRequestBuilder {
         .init(client: client, path: path.appending("microsoft365Apps"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.admin/people`.
     public var people: PeopleAdminSettingsRequestBuilder {
         .init(client: client, path: path.appending("people", refusing: [.patch, .put, .delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.admin/reportSettings`.
     public var reportSettings: AdminReportSettingsRequestBuilder {
         .init(client: client, path: path.appending("reportSettings"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.admin/serviceAnnouncement`.
     public var serviceAnnouncement: ServiceAnnouncementRequestBuilder {
         .init(client: client, path: path.appending("serviceAnnouncement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.admin/sharepoint`.
     public var sharepoint: SharepointRequestBuilder { .init(client: client, path: path.appending("sharepoint")) }
 
+    /// - Remark: Generated from `microsoft.graph.admin/teams`.
     public var teams: TeamsAdministrationTeamsAdminRootRequestBuilder {
         .init(client: client, path: path.appending("teams"))
     }
@@ -1360,6 +1415,8 @@ public typealias AdministrativeUnit = Model<AdministrativeUnitFields>
 /// The properties of a `AdministrativeUnit`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `extensions`, `members`, `scopedRoleMembers`.
+/// - Remark: Generated from `microsoft.graph.administrativeUnit`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum AdministrativeUnitFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1439,16 +1496,22 @@ public struct AdministrativeUnitRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/members`.
     public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `scopedRoleMembers.request()` lists them; `scopedRoleMembers("scopedRoleMembership-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.administrativeUnit/scopedRoleMembers`.
     public var scopedRoleMembers: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
         .init(client: client, path: path.appending("scopedRoleMembers"))
     }
@@ -1572,6 +1635,20 @@ public typealias AgentIdentity = Model<AgentIdentityFields>
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
 ///   `tokenLifetimePolicies`, `transitiveMemberOf`, `sponsors`.
+/// - Remark: Generated from `microsoft.graph.agentIdentity`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `accountEnabled`, `addIns`, `alternativeNames`,
+///   `appDescription`, `appDisplayName`, `appId`, `applicationTemplateId`, `appOwnerOrganizationId`,
+///   `appRoleAssignmentRequired`, `appRoles`, `createdByAppId`, `customSecurityAttributes`, `description`,
+///   `disabledByMicrosoftStatus`, `displayName`, `homepage`, `info`, `isDisabled`, `keyCredentials`, `loginUrl`,
+///   `logoutUrl`, `notes`, `notificationEmailAddresses`, `oauth2PermissionScopes`, `passwordCredentials`,
+///   `preferredSingleSignOnMode`, `preferredTokenSigningKeyThumbprint`, `replyUrls`,
+///   `resourceSpecificApplicationPermissions`, `samlSingleSignOnSettings`, `servicePrincipalNames`,
+///   `servicePrincipalType`, `signInAudience`, `tags`, `tokenEncryptionKeyId`, `verifiedPublisher`,
+///   `appManagementPolicies`, `appRoleAssignedTo`, `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`,
+///   `delegatedPermissionClassifications`, `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`,
+///   `memberOf`, `oauth2PermissionGrants`, `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`,
+///   `synchronization`, `tokenIssuancePolicies`, `tokenLifetimePolicies`, `transitiveMemberOf` from
+///   `microsoft.graph.servicePrincipal`.
 public enum AgentIdentityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1714,6 +1791,18 @@ public typealias AgentIdentityBlueprint = Model<AgentIdentityBlueprintFields>
 /// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `createdOnBehalfOf`,
 ///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
 ///   `tokenIssuancePolicies`, `tokenLifetimePolicies`, `inheritablePermissions`, `sponsors`.
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `addIns`, `api`, `appId`, `applicationTemplateId`,
+///   `appRoles`, `authenticationBehaviors`, `certification`, `createdByAppId`, `createdDateTime`, `defaultRedirectUri`,
+///   `description`, `disabledByMicrosoftStatus`, `displayName`, `groupMembershipClaims`, `identifierUris`, `info`,
+///   `isDeviceOnlyAuthSupported`, `isDisabled`, `isFallbackPublicClient`, `keyCredentials`, `managerApplications`,
+///   `nativeAuthenticationApisEnabled`, `notes`, `oauth2RequirePostResponse`, `optionalClaims`,
+///   `parentalControlSettings`, `passwordCredentials`, `publicClient`, `publisherDomain`,
+///   `requestSignatureVerification`, `requiredResourceAccess`, `samlMetadataUrl`, `serviceManagementReference`,
+///   `servicePrincipalLockConfiguration`, `signInAudience`, `spa`, `tags`, `tokenEncryptionKeyId`, `uniqueName`,
+///   `verifiedPublisher`, `web`, `appManagementPolicies`, `createdOnBehalfOf`, `extensionProperties`,
+///   `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
+///   `tokenIssuancePolicies`, `tokenLifetimePolicies` from `microsoft.graph.application`.
 public enum AgentIdentityBlueprintFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1848,6 +1937,20 @@ public typealias AgentIdentityBlueprintPrincipal = Model<AgentIdentityBlueprintP
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
 ///   `tokenLifetimePolicies`, `transitiveMemberOf`, `sponsors`.
+/// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`; `accountEnabled`, `addIns`,
+///   `alternativeNames`, `appDescription`, `appDisplayName`, `appId`, `applicationTemplateId`,
+///   `appOwnerOrganizationId`, `appRoleAssignmentRequired`, `appRoles`, `createdByAppId`, `customSecurityAttributes`,
+///   `description`, `disabledByMicrosoftStatus`, `displayName`, `homepage`, `info`, `isDisabled`, `keyCredentials`,
+///   `loginUrl`, `logoutUrl`, `notes`, `notificationEmailAddresses`, `oauth2PermissionScopes`, `passwordCredentials`,
+///   `preferredSingleSignOnMode`, `preferredTokenSigningKeyThumbprint`, `replyUrls`,
+///   `resourceSpecificApplicationPermissions`, `samlSingleSignOnSettings`, `servicePrincipalNames`,
+///   `servicePrincipalType`, `signInAudience`, `tags`, `tokenEncryptionKeyId`, `verifiedPublisher`,
+///   `appManagementPolicies`, `appRoleAssignedTo`, `appRoleAssignments`, `claimsMappingPolicies`, `createdObjects`,
+///   `delegatedPermissionClassifications`, `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`,
+///   `memberOf`, `oauth2PermissionGrants`, `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`,
+///   `synchronization`, `tokenIssuancePolicies`, `tokenLifetimePolicies`, `transitiveMemberOf` from
+///   `microsoft.graph.servicePrincipal`.
 public enum AgentIdentityBlueprintPrincipalFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2046,32 +2149,44 @@ public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
     /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/appRoleAssignedTo`.
     public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignedTo"))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
     /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/claimsMappingPolicies`.
     public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
         .init(client: client, path: path.appending("claimsMappingPolicies"))
     }
 
     /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/createdObjects`.
     public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("createdObjects"))
     }
 
     /// `delegatedPermissionClassifications.request()` lists them;
     /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/delegatedPermissionClassifications`.
     public var delegatedPermissionClassifications:
         CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
     {
@@ -2079,67 +2194,91 @@ public struct AgentIdentityBlueprintPrincipalRequestBuilder: ModelRequestBuilder
     }
 
     /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/endpoints`.
     public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
         .init(client: client, path: path.appending("endpoints"))
     }
 
     /// `federatedIdentityCredentials.request()` lists them;
     /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/federatedIdentityCredentials`.
     public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
         .init(client: client, path: path.appending("federatedIdentityCredentials"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
     /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/ownedObjects`.
     public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedObjects"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/remoteDesktopSecurityConfiguration`.
     public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
         .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/synchronization`.
     public var synchronization: SynchronizationRequestBuilder {
         .init(client: client, path: path.appending("synchronization"))
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
 
     /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprintPrincipal/sponsors`.
     public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsors"))
     }

@@ -61,57 +61,77 @@ public struct AgentIdentityBlueprintRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/createdOnBehalfOf`.
     public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("createdOnBehalfOf"))
     }
 
     /// `extensionProperties.request()` lists them; `extensionProperties("extensionProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/extensionProperties`.
     public var extensionProperties: CollectionRequestBuilder<ExtensionPropertyRequestBuilder> {
         .init(client: client, path: path.appending("extensionProperties"))
     }
 
     /// `federatedIdentityCredentials.request()` lists them;
     /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/federatedIdentityCredentials`.
     public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
         .init(client: client, path: path.appending("federatedIdentityCredentials"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/synchronization`.
     public var synchronization: SynchronizationRequestBuilder {
         .init(client: client, path: path.appending("synchronization"))
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
 
     /// `inheritablePermissions.request()` lists them; `inheritablePermissions("inheritablePermission-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/inheritablePermissions`.
     public var inheritablePermissions: CollectionRequestBuilder<InheritablePermissionRequestBuilder> {
         .init(client: client, path: path.appending("inheritablePermissions"))
     }
 
     /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentityBlueprint/sponsors`.
     public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsors"))
     }
@@ -338,32 +358,44 @@ public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
     /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/appRoleAssignedTo`.
     public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignedTo"))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
     /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/claimsMappingPolicies`.
     public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
         .init(client: client, path: path.appending("claimsMappingPolicies"))
     }
 
     /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/createdObjects`.
     public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("createdObjects"))
     }
 
     /// `delegatedPermissionClassifications.request()` lists them;
     /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/delegatedPermissionClassifications`.
     public var delegatedPermissionClassifications:
         CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
     {
@@ -371,67 +403,91 @@ public struct AgentIdentityRequestBuilder: ModelRequestBuilder {
     }
 
     /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/endpoints`.
     public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
         .init(client: client, path: path.appending("endpoints"))
     }
 
     /// `federatedIdentityCredentials.request()` lists them;
     /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/federatedIdentityCredentials`.
     public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
         .init(client: client, path: path.appending("federatedIdentityCredentials"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
     /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/ownedObjects`.
     public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedObjects"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/remoteDesktopSecurityConfiguration`.
     public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
         .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/synchronization`.
     public var synchronization: SynchronizationRequestBuilder {
         .init(client: client, path: path.appending("synchronization"))
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
 
     /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentIdentity/sponsors`.
     public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsors"))
     }
@@ -596,6 +652,32 @@ public typealias AgentUser = Model<AgentUserFields>
 ///   `oauth2PermissionGrants`, `onenote`, `onlineMeetings`, `onPremisesSyncBehavior`, `outlook`, `ownedDevices`,
 ///   `ownedObjects`, `people`, `permissionGrants`, `photo`, `photos`, `planner`, `presence`, `registeredDevices`,
 ///   `scopedRoleMemberOf`, `settings`, `solutions`, `sponsorOf`, `sponsors`, `teamwork`, `todo`, `transitiveMemberOf`.
+/// - Remark: Generated from `microsoft.graph.agentUser`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `aboutMe`, `accountEnabled`, `ageGroup`,
+///   `assignedLicenses`, `assignedPlans`, `authorizationInfo`, `birthday`, `businessPhones`, `city`, `companyName`,
+///   `consentProvidedForMinor`, `country`, `createdDateTime`, `creationType`, `customSecurityAttributes`, `department`,
+///   `deviceEnrollmentLimit`, `displayName`, `employeeHireDate`, `employeeId`, `employeeLeaveDateTime`,
+///   `employeeOrgData`, `employeeType`, `externalUserState`, `externalUserStateChangeDateTime`, `faxNumber`,
+///   `givenName`, `hireDate`, `identities`, `identityParentId`, `imAddresses`, `interests`, `isManagementRestricted`,
+///   `isResourceAccount`, `jobTitle`, `lastPasswordChangeDateTime`, `legalAgeGroupClassification`,
+///   `licenseAssignmentStates`, `mail`, `mailboxSettings`, `mailNickname`, `mobilePhone`, `mySite`, `officeLocation`,
+///   `onPremisesDistinguishedName`, `onPremisesDomainName`, `onPremisesExtensionAttributes`, `onPremisesImmutableId`,
+///   `onPremisesLastSyncDateTime`, `onPremisesProvisioningErrors`, `onPremisesSamAccountName`,
+///   `onPremisesSecurityIdentifier`, `onPremisesSyncEnabled`, `onPremisesUserPrincipalName`, `otherMails`,
+///   `passwordPolicies`, `passwordProfile`, `pastProjects`, `postalCode`, `preferredDataLocation`, `preferredLanguage`,
+///   `preferredName`, `print`, `provisionedPlans`, `proxyAddresses`, `responsibilities`, `schools`,
+///   `securityIdentifier`, `serviceProvisioningErrors`, `showInAddressList`, `signInActivity`,
+///   `signInSessionsValidFromDateTime`, `skills`, `state`, `streetAddress`, `surname`, `usageLocation`,
+///   `userPrincipalName`, `userType`, `activities`, `adhocCalls`, `agreementAcceptances`, `appRoleAssignments`,
+///   `authentication`, `calendar`, `calendarGroups`, `calendars`, `calendarView`, `chats`, `cloudClipboard`,
+///   `cloudPCs`, `contactFolders`, `contacts`, `createdObjects`, `dataSecurityAndGovernance`,
+///   `deviceManagementTroubleshootingEvents`, `directReports`, `drive`, `drives`, `employeeExperience`, `events`,
+///   `extensions`, `followedSites`, `inferenceClassification`, `insights`, `joinedTeams`, `licenseDetails`,
+///   `mailFolders`, `managedAppRegistrations`, `managedDevices`, `manager`, `memberOf`, `messages`,
+///   `oauth2PermissionGrants`, `onenote`, `onlineMeetings`, `onPremisesSyncBehavior`, `outlook`, `ownedDevices`,
+///   `ownedObjects`, `people`, `permissionGrants`, `photo`, `photos`, `planner`, `presence`, `registeredDevices`,
+///   `scopedRoleMemberOf`, `settings`, `solutions`, `sponsorOf`, `sponsors`, `teamwork`, `todo`, `transitiveMemberOf`
+///   from `microsoft.graph.user`.
 public enum AgentUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1032,41 +1114,56 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/activities`.
     public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
         .init(client: client, path: path.appending("activities"))
     }
 
     /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/adhocCalls`.
     public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
         .init(client: client, path: path.appending("adhocCalls"))
     }
 
     /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/agreementAcceptances`.
     public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
         .init(client: client, path: path.appending("agreementAcceptances"))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/authentication`.
     public var authentication: AuthenticationRequestBuilder {
         .init(client: client, path: path.appending("authentication"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/calendar`.
     public var calendar: OutlookCalendarRequestBuilder {
         .init(client: client, path: path.appending("calendar", refusing: [.delete]))
     }
 
     /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/calendarGroups`.
     public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
         .init(client: client, path: path.appending("calendarGroups"))
     }
 
     /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/calendars`.
     public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
         .init(client: client, path: path.appending("calendars"))
     }
@@ -1075,6 +1172,8 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/calendarView`.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -1083,40 +1182,54 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `chats.request()` lists them; `chats("chat-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/chats`.
     public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
         .init(client: client, path: path.appending("chats"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/cloudClipboard`.
     public var cloudClipboard: CloudClipboardRootRequestBuilder {
         .init(client: client, path: path.appending("cloudClipboard"))
     }
 
     /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/cloudPCs`.
     public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
         .init(client: client, path: path.appending("cloudPCs"))
     }
 
     /// `contactFolders.request()` lists them; `contactFolders("contactFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/contactFolders`.
     public var contactFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
         .init(client: client, path: path.appending("contactFolders"))
     }
 
     /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
 
     /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/createdObjects`.
     public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("createdObjects"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/dataSecurityAndGovernance`.
     public var dataSecurityAndGovernance: UserDataSecurityAndGovernanceRequestBuilder {
         .init(client: client, path: path.appending("dataSecurityAndGovernance"))
     }
 
     /// `deviceManagementTroubleshootingEvents.request()` lists them; `deviceManagementTroubleshootingEvents("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/deviceManagementTroubleshootingEvents`.
     public var deviceManagementTroubleshootingEvents:
         CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder>
     {
@@ -1124,27 +1237,37 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/directReports`.
     public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("directReports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/employeeExperience`.
     public var employeeExperience: EmployeeExperienceUserRequestBuilder {
         .init(client: client, path: path.appending("employeeExperience"))
     }
 
     /// `events.request()` lists them; `events("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
@@ -1153,85 +1276,117 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/followedSites`.
     public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/inferenceClassification`.
     public var inferenceClassification: InferenceClassificationRequestBuilder {
         .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/insights`.
     public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
 
     /// `joinedTeams.request()` lists them; `joinedTeams("team-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/joinedTeams`.
     public var joinedTeams: CollectionRequestBuilder<TeamRequestBuilder> {
         .init(client: client, path: path.appending("joinedTeams"))
     }
 
     /// `licenseDetails.request()` lists them; `licenseDetails("licenseDetails-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/licenseDetails`.
     public var licenseDetails: CollectionRequestBuilder<LicenseDetailsRequestBuilder> {
         .init(client: client, path: path.appending("licenseDetails"))
     }
 
     /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/mailFolders`.
     public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
         .init(client: client, path: path.appending("mailFolders"))
     }
 
     /// `managedAppRegistrations.request()` lists them; `managedAppRegistrations("managedAppRegistration-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/managedAppRegistrations`.
     public var managedAppRegistrations: CollectionRequestBuilder<ManagedAppRegistrationRequestBuilder> {
         .init(client: client, path: path.appending("managedAppRegistrations"))
     }
 
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/managedDevices`.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
         .init(client: client, path: path.appending("managedDevices"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/manager`.
     public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/onenote`.
     public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
 
     /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/onlineMeetings`.
     public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
         .init(client: client, path: path.appending("onlineMeetings"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/onPremisesSyncBehavior`.
     public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/outlook`.
     public var outlook: OutlookUserRequestBuilder {
         .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
     }
 
     /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/ownedDevices`.
     public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedDevices"))
     }
 
     /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/ownedObjects`.
     public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedObjects"))
     }
@@ -1240,58 +1395,81 @@ public struct AgentUserRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `people.request()` lists them; `people("person-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/people`.
     public var people: CollectionRequestBuilder<PersonRequestBuilder> {
         .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/photo`.
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/photos`.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/planner`.
     public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/presence`.
     public var presence: PresenceRequestBuilder { .init(client: client, path: path.appending("presence")) }
 
     /// `registeredDevices.request()` lists them; `registeredDevices("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/registeredDevices`.
     public var registeredDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("registeredDevices"))
     }
 
     /// `scopedRoleMemberOf.request()` lists them; `scopedRoleMemberOf("scopedRoleMembership-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/scopedRoleMemberOf`.
     public var scopedRoleMemberOf: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
         .init(client: client, path: path.appending("scopedRoleMemberOf"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/settings`.
     public var settings: UserSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/solutions`.
     public var solutions: UserSolutionRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
 
     /// `sponsorOf.request()` lists them; `sponsorOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/sponsorOf`.
     public var sponsorOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsorOf"))
     }
 
     /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/sponsors`.
     public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsors"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/teamwork`.
     public var teamwork: UserTeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
 
+    /// - Remark: Generated from `microsoft.graph.agentUser/todo`.
     public var todo: TodoRequestBuilder { .init(client: client, path: path.appending("todo")) }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agentUser/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
@@ -1597,6 +1775,7 @@ public typealias Agreement = Model<AgreementFields>
 /// The properties of a `Agreement`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `acceptances`, `file`, `files`.
+/// - Remark: Generated from `microsoft.graph.agreement`; inherited `id` from `microsoft.graph.entity`.
 public enum AgreementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1634,6 +1813,8 @@ public enum AgreementFields: FieldSet {
 public typealias AgreementAcceptance = Model<AgreementAcceptanceFields>
 
 /// The properties of a `AgreementAcceptance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.agreementAcceptance`; inherited `id` from `microsoft.graph.entity`.
 public enum AgreementAcceptanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1718,6 +1899,9 @@ public typealias AgreementFile = Model<AgreementFileFields>
 /// The properties of a `AgreementFile`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `localizations`.
+/// - Remark: Generated from `microsoft.graph.agreementFile`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `displayName`, `fileData`, `fileName`, `isDefault`, `isMajorVersion`, `language` from
+///   `microsoft.graph.agreementFileProperties`.
 public enum AgreementFileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1757,6 +1941,8 @@ public typealias AgreementFileData = Model<AgreementFileDataFields>
 /// The properties of a `AgreementFileData`, inherited ones included.
 public struct AgreementFileDataFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.agreementFileData", fields: AgreementFileDataFields())
+
+    /// - Remark: Generated from `microsoft.graph.agreementFileData/data`.
     public let data: Field<Data>
 
     private init() {
@@ -1773,6 +1959,9 @@ public typealias AgreementFileLocalization = Model<AgreementFileLocalizationFiel
 /// The properties of a `AgreementFileLocalization`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `versions`.
+/// - Remark: Generated from `microsoft.graph.agreementFileLocalization`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `displayName`, `fileData`, `fileName`, `isDefault`, `isMajorVersion`, `language` from
+///   `microsoft.graph.agreementFileProperties`.
 public enum AgreementFileLocalizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1826,6 +2015,8 @@ public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `versions.request()` lists them; `versions("agreementFileVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agreementFileLocalization/versions`.
     public var versions: CollectionRequestBuilder<AgreementFileVersionRequestBuilder> {
         .init(client: client, path: path.appending("versions"))
     }
@@ -1838,6 +2029,8 @@ public struct AgreementFileLocalizationRequestBuilder: ModelRequestBuilder {
 public typealias AgreementFileProperties = Model<AgreementFilePropertiesFields>
 
 /// The properties of a `AgreementFileProperties`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFileProperties`; inherited `id` from `microsoft.graph.entity`.
 public enum AgreementFilePropertiesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1909,6 +2102,8 @@ public struct AgreementFileRequestBuilder: ModelRequestBuilder {
     }
 
     /// `localizations.request()` lists them; `localizations("agreementFileLocalization-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agreementFile/localizations`.
     public var localizations: CollectionRequestBuilder<AgreementFileLocalizationRequestBuilder> {
         .init(client: client, path: path.appending("localizations"))
     }
@@ -1921,6 +2116,10 @@ public struct AgreementFileRequestBuilder: ModelRequestBuilder {
 public typealias AgreementFileVersion = Model<AgreementFileVersionFields>
 
 /// The properties of a `AgreementFileVersion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.agreementFileVersion`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `displayName`, `fileData`, `fileName`, `isDefault`, `isMajorVersion`, `language` from
+///   `microsoft.graph.agreementFileProperties`.
 public enum AgreementFileVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1995,13 +2194,18 @@ public struct AgreementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `acceptances.request()` lists them; `acceptances("agreementAcceptance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agreement/acceptances`.
     public var acceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
         .init(client: client, path: path.appending("acceptances"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.agreement/file`.
     public var file: AgreementFileRequestBuilder { .init(client: client, path: path.appending("file")) }
 
     /// `files.request()` lists them; `files("agreementFileLocalization-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.agreement/files`.
     public var files: CollectionRequestBuilder<AgreementFileLocalizationRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
@@ -2014,6 +2218,9 @@ public struct AgreementRequestBuilder: ModelRequestBuilder {
 public typealias AiAgentInfo = Model<AiAgentInfoFields>
 
 /// The properties of a `AiAgentInfo`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.aiAgentInfo`; inherited `identifier`, `name`, `version` from
+///   `microsoft.graph.aiInteractionEntity`.
 public enum AiAgentInfoFields: FieldSet {
     public typealias Table = (
         identifier: Field<String>,
@@ -2041,6 +2248,8 @@ public enum AiAgentInfoFields: FieldSet {
 public typealias AiInteraction = Model<AiInteractionFields>
 
 /// The properties of a `AiInteraction`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.aiInteraction`; inherited `id` from `microsoft.graph.entity`.
 public enum AiInteractionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2162,6 +2371,7 @@ public struct AiInteractionHistoryFields: FieldSet {
         fields: AiInteractionHistoryFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -2248,6 +2458,9 @@ public enum AiInteractionMentionFields: FieldSet {
 public typealias AiInteractionMentionedIdentitySet = Model<AiInteractionMentionedIdentitySetFields>
 
 /// The properties of a `AiInteractionMentionedIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.aiInteractionMentionedIdentitySet`; inherited `application`, `device`,
+///   `user` from `microsoft.graph.identitySet`.
 public enum AiInteractionMentionedIdentitySetFields: FieldSet {
     public typealias Table = (
         application: Field<Identity>,
@@ -2277,6 +2490,9 @@ public enum AiInteractionMentionedIdentitySetFields: FieldSet {
 public typealias AiInteractionPlugin = Model<AiInteractionPluginFields>
 
 /// The properties of a `AiInteractionPlugin`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.aiInteractionPlugin`; inherited `identifier`, `name`, `version` from
+///   `microsoft.graph.aiInteractionEntity`.
 public enum AiInteractionPluginFields: FieldSet {
     public typealias Table = (identifier: Field<String>, name: Field<String>, version: Field<String>)
 
@@ -2329,6 +2545,7 @@ public typealias AiOnlineMeeting = Model<AiOnlineMeetingFields>
 /// The properties of a `AiOnlineMeeting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `aiInsights`.
+/// - Remark: Generated from `microsoft.graph.aiOnlineMeeting`; inherited `id` from `microsoft.graph.entity`.
 public enum AiOnlineMeetingFields: FieldSet {
     public typealias Table = (id: Field<String>, aiInsights: Field<[CallAiInsight]>)
 
@@ -2362,6 +2579,8 @@ public struct AiOnlineMeetingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `aiInsights.request()` lists them; `aiInsights("callAiInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.aiOnlineMeeting/aiInsights`.
     public var aiInsights: CollectionRequestBuilder<CallAiInsightRequestBuilder> {
         .init(client: client, path: path.appending("aiInsights"))
     }
@@ -2376,6 +2595,7 @@ public typealias AiUser = Model<AiUserFields>
 /// The properties of a `AiUser`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `interactionHistory`, `onlineMeetings`.
+/// - Remark: Generated from `microsoft.graph.aiUser`; inherited `id` from `microsoft.graph.entity`.
 public enum AiUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2419,11 +2639,14 @@ public struct AiUserRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.aiUser/interactionHistory`.
     public var interactionHistory: AiInteractionHistoryRequestBuilder {
         .init(client: client, path: path.appending("interactionHistory"))
     }
 
     /// `onlineMeetings.request()` lists them; `onlineMeetings("aiOnlineMeeting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.aiUser/onlineMeetings`.
     public var onlineMeetings: CollectionRequestBuilder<AiOnlineMeetingRequestBuilder> {
         .init(client: client, path: path.appending("onlineMeetings"))
     }
@@ -2438,6 +2661,8 @@ public typealias AirPrintSettings = Model<AirPrintSettingsFields>
 /// The properties of a `AirPrintSettings`, inherited ones included.
 public struct AirPrintSettingsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.airPrintSettings", fields: AirPrintSettingsFields())
+
+    /// - Remark: Generated from `microsoft.graph.airPrintSettings/incompatiblePrinters`.
     public let incompatiblePrinters: Field<IncompatiblePrinterSettings>
 
     private init() {
@@ -2500,6 +2725,9 @@ public enum AkamaiRapidRulesModelFields: FieldSet {
 public typealias AkamaiVerifiedDetailsModel = Model<AkamaiVerifiedDetailsModelFields>
 
 /// The properties of a `AkamaiVerifiedDetailsModel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.akamaiVerifiedDetailsModel`; inherited `dnsConfiguration` from
+///   `microsoft.graph.webApplicationFirewallVerifiedDetails`.
 public enum AkamaiVerifiedDetailsModelFields: FieldSet {
     public typealias Table = (
         dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>,
@@ -2528,6 +2756,9 @@ public enum AkamaiVerifiedDetailsModelFields: FieldSet {
 public typealias AkamaiWebApplicationFirewallProvider = Model<AkamaiWebApplicationFirewallProviderFields>
 
 /// The properties of a `AkamaiWebApplicationFirewallProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.akamaiWebApplicationFirewallProvider`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.webApplicationFirewallProvider`.
 public enum AkamaiWebApplicationFirewallProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2597,6 +2828,8 @@ public typealias Album = Model<AlbumFields>
 /// The properties of a `Album`, inherited ones included.
 public struct AlbumFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.album", fields: AlbumFields())
+
+    /// - Remark: Generated from `microsoft.graph.album/coverImageItemId`.
     public let coverImageItemId: Field<String>
 
     private init() {
@@ -2611,6 +2844,8 @@ public struct AlbumFields: FieldSet {
 public typealias Alert = Model<AlertFields>
 
 /// The properties of a `Alert`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.alert`; inherited `id` from `microsoft.graph.entity`.
 public enum AlertFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -34,6 +34,7 @@ public struct AllAllowedScopesFields: FieldSet {
         fields: AllAllowedScopesFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.inheritableScopes/kind`.
     public let kind: Field<ScopeCollectionKind>
 
     private init() {
@@ -91,6 +92,7 @@ public struct AllDomainsFields: FieldSet {
         fields: AllDomainsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.validatingDomains/rootDomains`.
     public let rootDomains: Field<RootDomains>
 
     private init() {
@@ -217,6 +219,8 @@ extension AllowedTargetScope {
 public typealias AllowedValue = Model<AllowedValueFields>
 
 /// The properties of a `AllowedValue`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.allowedValue`; inherited `id` from `microsoft.graph.entity`.
 public enum AllowedValueFields: FieldSet {
     public typealias Table = (id: Field<String>, isActive: Field<Bool>)
 
@@ -310,6 +314,10 @@ public typealias AndroidCompliancePolicy = Model<AndroidCompliancePolicyFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidCompliancePolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`,
+///   `userStatuses`, `userStatusOverview` from `microsoft.graph.deviceCompliancePolicy`.
 public enum AndroidCompliancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -433,36 +441,48 @@ public struct AndroidCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `scheduledActionsForRule.request()` lists them;
     /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/scheduledActionsForRule`.
     public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionsForRule"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidCompliancePolicy/userStatusOverview`.
     public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -504,6 +524,10 @@ public typealias AndroidCustomConfiguration = Model<AndroidCustomConfigurationFi
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidCustomConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum AndroidCustomConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -576,30 +600,40 @@ public struct AndroidCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidCustomConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -638,6 +672,10 @@ public typealias AndroidGeneralDeviceConfiguration = Model<AndroidGeneralDeviceC
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum AndroidGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -804,30 +842,40 @@ public struct AndroidGeneralDeviceConfigurationRequestBuilder: ModelRequestBuild
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidGeneralDeviceConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -866,6 +914,11 @@ public typealias AndroidLobApp = Model<AndroidLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.androidLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum AndroidLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -954,16 +1007,22 @@ public struct AndroidLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -987,6 +1046,17 @@ public typealias AndroidManagedAppProtection = Model<AndroidManagedAppProtection
 /// The properties of a `AndroidManagedAppProtection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `apps`, `deploymentSummary`.
+/// - Remark: Generated from `microsoft.graph.androidManagedAppProtection`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `allowedDataStorageLocations`, `allowedInboundDataTransferSources`,
+///   `allowedOutboundClipboardSharingLevel`, `allowedOutboundDataTransferDestinations`, `contactSyncBlocked`,
+///   `dataBackupBlocked`, `deviceComplianceRequired`, `disableAppPinIfDevicePinIsSet`, `fingerprintBlocked`,
+///   `managedBrowser`, `managedBrowserToOpenLinksRequired`, `maximumPinRetries`, `minimumPinLength`,
+///   `minimumRequiredAppVersion`, `minimumRequiredOsVersion`, `minimumWarningAppVersion`, `minimumWarningOsVersion`,
+///   `organizationalCredentialsRequired`, `periodBeforePinReset`, `periodOfflineBeforeAccessCheck`,
+///   `periodOfflineBeforeWipeIsEnforced`, `periodOnlineBeforeAccessCheck`, `pinCharacterSet`, `pinRequired`,
+///   `printBlocked`, `saveAsBlocked`, `simplePinBlocked` from `microsoft.graph.managedAppProtection`; `isAssigned`,
+///   `assignments` from `microsoft.graph.targetedManagedAppProtection`.
 public enum AndroidManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1117,15 +1187,20 @@ public struct AndroidManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/assignments`.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/apps`.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
         .init(client: client, path: path.appending("apps"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppProtection/deploymentSummary`.
     public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
         .init(client: client, path: path.appending("deploymentSummary"))
     }
@@ -1171,6 +1246,10 @@ public typealias AndroidManagedAppRegistration = Model<AndroidManagedAppRegistra
 /// The properties of a `AndroidManagedAppRegistration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration`; inherited `id` from
+///   `microsoft.graph.entity`; `appIdentifier`, `applicationVersion`, `createdDateTime`, `deviceName`, `deviceTag`,
+///   `deviceType`, `flaggedReasons`, `lastSyncDateTime`, `managementSdkVersion`, `platformVersion`, `userId`,
+///   `version`, `appliedPolicies`, `intendedPolicies`, `operations` from `microsoft.graph.managedAppRegistration`.
 public enum AndroidManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1245,16 +1324,22 @@ public struct AndroidManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration/appliedPolicies`.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appliedPolicies"))
     }
 
     /// `intendedPolicies.request()` lists them; `intendedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration/intendedPolicies`.
     public var intendedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("intendedPolicies"))
     }
 
     /// `operations.request()` lists them; `operations("managedAppOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidManagedAppRegistration/operations`.
     public var operations: CollectionRequestBuilder<ManagedAppOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
@@ -1336,6 +1421,7 @@ public struct AndroidMobileAppIdentifierFields: FieldSet {
         fields: AndroidMobileAppIdentifierFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.androidMobileAppIdentifier/packageId`.
     public let packageId: Field<String>
 
     private init() {
@@ -1389,6 +1475,10 @@ public typealias AndroidStoreApp = Model<AndroidStoreAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `packageId`: Set by the service: read it, do not
 ///   send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.androidStoreApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum AndroidStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1466,11 +1556,15 @@ public struct AndroidStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidStoreApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidStoreApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -1495,6 +1589,10 @@ public typealias AndroidWorkProfileCompliancePolicy = Model<AndroidWorkProfileCo
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`,
+///   `userStatuses`, `userStatusOverview` from `microsoft.graph.deviceCompliancePolicy`.
 public enum AndroidWorkProfileCompliancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1618,36 +1716,48 @@ public struct AndroidWorkProfileCompliancePolicyRequestBuilder: ModelRequestBuil
     }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `scheduledActionsForRule.request()` lists them;
     /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/scheduledActionsForRule`.
     public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionsForRule"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCompliancePolicy/userStatusOverview`.
     public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1710,6 +1820,10 @@ public typealias AndroidWorkProfileCustomConfiguration = Model<AndroidWorkProfil
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum AndroidWorkProfileCustomConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1782,30 +1896,40 @@ public struct AndroidWorkProfileCustomConfigurationRequestBuilder: ModelRequestB
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileCustomConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1868,6 +1992,10 @@ public typealias AndroidWorkProfileGeneralDeviceConfiguration =
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum AndroidWorkProfileGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2010,30 +2138,41 @@ public struct AndroidWorkProfileGeneralDeviceConfigurationRequestBuilder: ModelR
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.androidWorkProfileGeneralDeviceConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -2105,6 +2244,10 @@ extension AndroidWorkProfileRequiredPasswordType {
 public typealias AnonymousGuestConversationMember = Model<AnonymousGuestConversationMemberFields>
 
 /// The properties of a `AnonymousGuestConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.anonymousGuestConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum AnonymousGuestConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2246,6 +2389,7 @@ public typealias AppCatalogs = Model<AppCatalogsFields>
 /// The properties of a `AppCatalogs`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `teamsApps`.
+/// - Remark: Generated from `microsoft.graph.appCatalogs`; inherited `id` from `microsoft.graph.entity`.
 public enum AppCatalogsFields: FieldSet {
     public typealias Table = (id: Field<String>, teamsApps: Field<[TeamsApp]>)
 
@@ -2279,6 +2423,8 @@ public struct AppCatalogsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `teamsApps.request()` lists them; `teamsApps("teamsApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appCatalogs/teamsApps`.
     public var teamsApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
         .init(client: client, path: path.appending("teamsApps"))
     }
@@ -2317,6 +2463,7 @@ public typealias AppConsentApprovalRoute = Model<AppConsentApprovalRouteFields>
 /// The properties of a `AppConsentApprovalRoute`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appConsentRequests`.
+/// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute`; inherited `id` from `microsoft.graph.entity`.
 public enum AppConsentApprovalRouteFields: FieldSet {
     public typealias Table = (id: Field<String>, appConsentRequests: Field<[AppConsentRequest]>)
 
@@ -2350,6 +2497,8 @@ public struct AppConsentApprovalRouteRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appConsentRequests.request()` lists them; `appConsentRequests("appConsentRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appConsentApprovalRoute/appConsentRequests`.
     public var appConsentRequests: CollectionRequestBuilder<AppConsentRequestRequestBuilder> {
         .init(client: client, path: path.appending("appConsentRequests"))
     }
@@ -2364,6 +2513,7 @@ public typealias AppConsentRequest = Model<AppConsentRequestFields>
 /// The properties of a `AppConsentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `userConsentRequests`.
+/// - Remark: Generated from `microsoft.graph.appConsentRequest`; inherited `id` from `microsoft.graph.entity`.
 public enum AppConsentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

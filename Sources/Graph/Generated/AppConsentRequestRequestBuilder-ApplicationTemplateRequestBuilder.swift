@@ -35,6 +35,8 @@ public struct AppConsentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `userConsentRequests.request()` lists them; `userConsentRequests("userConsentRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appConsentRequest/userConsentRequests`.
     public var userConsentRequests: CollectionRequestBuilder<UserConsentRequestRequestBuilder> {
         .init(client: client, path: path.appending("userConsentRequests"))
     }
@@ -66,6 +68,7 @@ public struct AppConsentRequestScopeFields: FieldSet {
         fields: AppConsentRequestScopeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.appConsentRequestScope/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -116,6 +119,7 @@ public struct AppHostedMediaConfigFields: FieldSet {
         fields: AppHostedMediaConfigFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.appHostedMediaConfig/blob`.
     public let blob: Field<String>
 
     private init() {
@@ -266,6 +270,8 @@ public enum AppLogCollectionDownloadDetailsFields: FieldSet {
 public typealias AppLogCollectionRequest = Model<AppLogCollectionRequestFields>
 
 /// The properties of a `AppLogCollectionRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appLogCollectionRequest`; inherited `id` from `microsoft.graph.entity`.
 public enum AppLogCollectionRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -357,6 +363,9 @@ extension AppLogUploadState {
 public typealias AppManagementApplicationConfiguration = Model<AppManagementApplicationConfigurationFields>
 
 /// The properties of a `AppManagementApplicationConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appManagementApplicationConfiguration`; inherited `keyCredentials`,
+///   `passwordCredentials` from `microsoft.graph.appManagementConfiguration`.
 public enum AppManagementApplicationConfigurationFields: FieldSet {
     public typealias Table = (
         keyCredentials: Field<[KeyCredentialConfiguration]>,
@@ -410,6 +419,9 @@ public typealias AppManagementPolicy = Model<AppManagementPolicyFields>
 /// The properties of a `AppManagementPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.appManagementPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum AppManagementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -449,6 +461,7 @@ public struct AppManagementPolicyActorExemptionsFields: FieldSet {
         fields: AppManagementPolicyActorExemptionsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicyActorExemptions/customSecurityAttributes`.
     public let customSecurityAttributes: Field<[CustomSecurityAttributeExemption]>
 
     private init() {
@@ -495,6 +508,8 @@ public struct AppManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appManagementPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -611,6 +626,9 @@ extension AppManagementRestrictionState {
 public typealias AppManagementServicePrincipalConfiguration = Model<AppManagementServicePrincipalConfigurationFields>
 
 /// The properties of a `AppManagementServicePrincipalConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appManagementServicePrincipalConfiguration`; inherited `keyCredentials`,
+///   `passwordCredentials` from `microsoft.graph.appManagementConfiguration`.
 public enum AppManagementServicePrincipalConfigurationFields: FieldSet {
     public typealias Table = (
         keyCredentials: Field<[KeyCredentialConfiguration]>,
@@ -663,6 +681,9 @@ public enum AppRoleFields: FieldSet {
 public typealias AppRoleAssignment = Model<AppRoleAssignmentFields>
 
 /// The properties of a `AppRoleAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appRoleAssignment`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum AppRoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -824,6 +845,8 @@ extension CollectionRequestBuilder where ItemBuilder == AppRoleAssignmentRequest
 public typealias AppScope = Model<AppScopeFields>
 
 /// The properties of a `AppScope`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appScope`; inherited `id` from `microsoft.graph.entity`.
 public enum AppScopeFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, type: Field<String>)
 
@@ -864,6 +887,10 @@ public typealias AppleDeviceFeaturesConfigurationBase = Model<AppleDeviceFeature
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum AppleDeviceFeaturesConfigurationBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -935,30 +962,40 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.appleDeviceFeaturesConfigurationBase/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -995,6 +1032,9 @@ public struct AppleDeviceFeaturesConfigurationBaseRequestBuilder: ModelRequestBu
 public typealias AppleManagedIdentityProvider = Model<AppleManagedIdentityProviderFields>
 
 /// The properties of a `AppleManagedIdentityProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.appleManagedIdentityProvider`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.identityProviderBase`.
 public enum AppleManagedIdentityProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1059,6 +1099,8 @@ public typealias ApplePushNotificationCertificate = Model<ApplePushNotificationC
 /// The properties of a `ApplePushNotificationCertificate`, inherited ones included.
 ///
 /// - `certificateSerialNumber`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.applePushNotificationCertificate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ApplePushNotificationCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1135,6 +1177,8 @@ public typealias Application = Model<ApplicationFields>
 /// - Present when the request expanded them (`expand(_:)`): `appManagementPolicies`, `createdOnBehalfOf`,
 ///   `extensionProperties`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `owners`, `synchronization`,
 ///   `tokenIssuancePolicies`, `tokenLifetimePolicies`.
+/// - Remark: Generated from `microsoft.graph.application`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum ApplicationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1266,6 +1310,7 @@ public struct ApplicationContextFields: FieldSet {
         fields: ApplicationContextFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.applicationContext/includeApplications`.
     public let includeApplications: Field<[String]>
 
     private init() {
@@ -1324,6 +1369,7 @@ public struct ApplicationEnforcedRestrictionsSessionControlFields: FieldSet {
         fields: ApplicationEnforcedRestrictionsSessionControlFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControl/isEnabled`.
     public let isEnabled: Field<Bool>
 
     private init() {
@@ -1454,46 +1500,62 @@ public struct ApplicationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.application/createdOnBehalfOf`.
     public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("createdOnBehalfOf"))
     }
 
     /// `extensionProperties.request()` lists them; `extensionProperties("extensionProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/extensionProperties`.
     public var extensionProperties: CollectionRequestBuilder<ExtensionPropertyRequestBuilder> {
         .init(client: client, path: path.appending("extensionProperties"))
     }
 
     /// `federatedIdentityCredentials.request()` lists them;
     /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/federatedIdentityCredentials`.
     public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
         .init(client: client, path: path.appending("federatedIdentityCredentials"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.application/synchronization`.
     public var synchronization: SynchronizationRequestBuilder {
         .init(client: client, path: path.appending("synchronization"))
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.application/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
@@ -2000,6 +2062,8 @@ public enum ApplicationServicePrincipalFields: FieldSet {
 public typealias ApplicationTemplate = Model<ApplicationTemplateFields>
 
 /// The properties of a `ApplicationTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.applicationTemplate`; inherited `id` from `microsoft.graph.entity`.
 public enum ApplicationTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

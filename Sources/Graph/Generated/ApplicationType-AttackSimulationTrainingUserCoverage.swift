@@ -96,6 +96,7 @@ public typealias Approval = Model<ApprovalFields>
 /// The properties of a `Approval`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `stages`.
+/// - Remark: Generated from `microsoft.graph.approval`; inherited `id` from `microsoft.graph.entity`.
 public enum ApprovalFields: FieldSet {
     public typealias Table = (id: Field<String>, stages: Field<[ApprovalStage]>)
 
@@ -150,6 +151,8 @@ public struct ApprovalRequestBuilder: ModelRequestBuilder {
     }
 
     /// `stages.request()` lists them; `stages("approvalStage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.approval/stages`.
     public var stages: CollectionRequestBuilder<ApprovalStageRequestBuilder> {
         .init(client: client, path: path.appending("stages"))
     }
@@ -201,6 +204,8 @@ public enum ApprovalSettingsFields: FieldSet {
 public typealias ApprovalStage = Model<ApprovalStageFields>
 
 /// The properties of a `ApprovalStage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.approvalStage`; inherited `id` from `microsoft.graph.entity`.
 public enum ApprovalStageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -253,6 +258,8 @@ public struct ApprovalStageRequestBuilder: ModelRequestBuilder {
 public typealias ApprovedClientApp = Model<ApprovedClientAppFields>
 
 /// The properties of a `ApprovedClientApp`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.approvedClientApp`; inherited `id` from `microsoft.graph.entity`.
 public enum ApprovedClientAppFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 
@@ -408,6 +415,9 @@ public enum ArchivedPrintJobFields: FieldSet {
 public typealias ArkoseFraudProtectionProvider = Model<ArkoseFraudProtectionProviderFields>
 
 /// The properties of a `ArkoseFraudProtectionProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.arkoseFraudProtectionProvider`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.fraudProtectionProvider`.
 public enum ArkoseFraudProtectionProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -610,6 +620,8 @@ public typealias AssignmentOrder = Model<AssignmentOrderFields>
 /// The properties of a `AssignmentOrder`, inherited ones included.
 public struct AssignmentOrderFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.assignmentOrder", fields: AssignmentOrderFields())
+
+    /// - Remark: Generated from `microsoft.graph.assignmentOrder/order`.
     public let order: Field<[String]>
 
     private init() {
@@ -626,6 +638,10 @@ public struct AssignmentOrderFields: FieldSet {
 public typealias AssignmentRequestApprovalStageCallbackData = Model<AssignmentRequestApprovalStageCallbackDataFields>
 
 /// The properties of a `AssignmentRequestApprovalStageCallbackData`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.assignmentRequestApprovalStageCallbackData`; inherited
+///   `customExtensionStageInstanceDetail`, `customExtensionStageInstanceId`, `stage`, `state` from
+///   `microsoft.graph.accessPackageAssignmentRequestCallbackData`.
 public enum AssignmentRequestApprovalStageCallbackDataFields: FieldSet {
     public typealias Table = (
         customExtensionStageInstanceDetail: Field<String>,
@@ -727,6 +743,8 @@ public typealias AssociatedTeamInfo = Model<AssociatedTeamInfoFields>
 /// The properties of a `AssociatedTeamInfo`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `team`.
+/// - Remark: Generated from `microsoft.graph.associatedTeamInfo`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName`, `tenantId`, `team` from `microsoft.graph.teamInfo`.
 public enum AssociatedTeamInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
 
@@ -764,6 +782,7 @@ public struct AssociatedTeamInfoRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.associatedTeamInfo/team`.
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 }
 
@@ -811,6 +830,8 @@ public enum AsyncJobStatusFields: FieldSet {
 public typealias Attachment = Model<AttachmentFields>
 
 /// The properties of a `Attachment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attachment`; inherited `id` from `microsoft.graph.entity`.
 public enum AttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -845,6 +866,8 @@ public enum AttachmentFields: FieldSet {
 public typealias AttachmentBase = Model<AttachmentBaseFields>
 
 /// The properties of a `AttachmentBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attachmentBase`; inherited `id` from `microsoft.graph.entity`.
 public enum AttachmentBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -999,6 +1022,8 @@ extension CollectionRequestBuilder where ItemBuilder == AttachmentRequestBuilder
 public typealias AttachmentSession = Model<AttachmentSessionFields>
 
 /// The properties of a `AttachmentSession`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attachmentSession`; inherited `id` from `microsoft.graph.entity`.
 public enum AttachmentSessionFields: FieldSet {
     public typealias Table = (id: Field<String>, expirationDateTime: Field<Date>, nextExpectedRanges: Field<[String]>)
 
@@ -1060,6 +1085,10 @@ extension AttachmentType {
 public typealias AttackSimulationOperation = Model<AttackSimulationOperationFields>
 
 /// The properties of a `AttackSimulationOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attackSimulationOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `lastActionDateTime`, `resourceLocation`, `status`, `statusDetail` from
+///   `microsoft.graph.longRunningOperation`.
 public enum AttackSimulationOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1156,6 +1185,7 @@ public typealias AttackSimulationRoot = Model<AttackSimulationRootFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `endUserNotifications`, `landingPages`, `loginPages`,
 ///   `operations`, `payloads`, `simulationAutomations`, `simulations`, `trainings`.
+/// - Remark: Generated from `microsoft.graph.attackSimulationRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum AttackSimulationRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1218,41 +1248,57 @@ public struct AttackSimulationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `endUserNotifications.request()` lists them; `endUserNotifications("endUserNotification-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/endUserNotifications`.
     public var endUserNotifications: CollectionRequestBuilder<EndUserNotificationRequestBuilder> {
         .init(client: client, path: path.appending("endUserNotifications"))
     }
 
     /// `landingPages.request()` lists them; `landingPages("landingPage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/landingPages`.
     public var landingPages: CollectionRequestBuilder<LandingPageRequestBuilder> {
         .init(client: client, path: path.appending("landingPages"))
     }
 
     /// `loginPages.request()` lists them; `loginPages("loginPage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/loginPages`.
     public var loginPages: CollectionRequestBuilder<LoginPageRequestBuilder> {
         .init(client: client, path: path.appending("loginPages"))
     }
 
     /// `operations.request()` lists them; `operations("attackSimulationOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/operations`.
     public var operations: CollectionRequestBuilder<AttackSimulationOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `payloads.request()` lists them; `payloads("payload-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/payloads`.
     public var payloads: CollectionRequestBuilder<PayloadRequestBuilder> {
         .init(client: client, path: path.appending("payloads"))
     }
 
     /// `simulationAutomations.request()` lists them; `simulationAutomations("simulationAutomation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/simulationAutomations`.
     public var simulationAutomations: CollectionRequestBuilder<SimulationAutomationRequestBuilder> {
         .init(client: client, path: path.appending("simulationAutomations"))
     }
 
     /// `simulations.request()` lists them; `simulations("simulation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/simulations`.
     public var simulations: CollectionRequestBuilder<SimulationRequestBuilder> {
         .init(client: client, path: path.appending("simulations"))
     }
 
     /// `trainings.request()` lists them; `trainings("training-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.attackSimulationRoot/trainings`.
     public var trainings: CollectionRequestBuilder<TrainingRequestBuilder> {
         .init(client: client, path: path.appending("trainings"))
     }

@@ -47,6 +47,8 @@ public enum AttendanceIntervalFields: FieldSet {
 public typealias AttendanceRecord = Model<AttendanceRecordFields>
 
 /// The properties of a `AttendanceRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attendanceRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum AttendanceRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -101,6 +103,9 @@ public struct AttendanceRecordRequestBuilder: ModelRequestBuilder {
 public typealias Attendee = Model<AttendeeFields>
 
 /// The properties of a `Attendee`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attendee`; inherited `emailAddress` from `microsoft.graph.recipient`;
+///   `type` from `microsoft.graph.attendeeBase`.
 public enum AttendeeFields: FieldSet {
     public typealias Table = (
         emailAddress: Field<EmailAddress>,
@@ -144,6 +149,8 @@ public enum AttendeeAvailabilityFields: FieldSet {
 public typealias AttendeeBase = Model<AttendeeBaseFields>
 
 /// The properties of a `AttendeeBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attendeeBase`; inherited `emailAddress` from `microsoft.graph.recipient`.
 public enum AttendeeBaseFields: FieldSet {
     public typealias Table = (emailAddress: Field<EmailAddress>, type: Field<AttendeeType>)
 
@@ -394,6 +401,9 @@ public enum AttributeMappingFields: FieldSet {
 public typealias AttributeMappingFunctionSchema = Model<AttributeMappingFunctionSchemaFields>
 
 /// The properties of a `AttributeMappingFunctionSchema`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attributeMappingFunctionSchema`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AttributeMappingFunctionSchemaFields: FieldSet {
     public typealias Table = (id: Field<String>, parameters: Field<[AttributeMappingParameterSchema]>)
 
@@ -515,6 +525,8 @@ public enum AttributeRuleMembersFields: FieldSet {
 public typealias AttributeSet = Model<AttributeSetFields>
 
 /// The properties of a `AttributeSet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.attributeSet`; inherited `id` from `microsoft.graph.entity`.
 public enum AttributeSetFields: FieldSet {
     public typealias Table = (id: Field<String>, description: Field<String>, maxAttributesPerSet: Field<Int32>)
 
@@ -655,6 +667,8 @@ public enum AudioConferencingFields: FieldSet {
 public typealias AudioRoutingGroup = Model<AudioRoutingGroupFields>
 
 /// The properties of a `AudioRoutingGroup`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.audioRoutingGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum AudioRoutingGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -751,6 +765,8 @@ public enum AuditActorFields: FieldSet {
 public typealias AuditEvent = Model<AuditEventFields>
 
 /// The properties of a `AuditEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.auditEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum AuditEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -894,16 +910,22 @@ public struct AuditLogRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `directoryAudits.request()` lists them; `directoryAudits("directoryAudit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.auditLogRoot/directoryAudits`.
     public var directoryAudits: CollectionRequestBuilder<DirectoryAuditRequestBuilder> {
         .init(client: client, path: path.appending("directoryAudits"))
     }
 
     /// `provisioning.request()` lists them; `provisioning("provisioningObjectSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.auditLogRoot/provisioning`.
     public var provisioning: CollectionRequestBuilder<ProvisioningObjectSummaryRequestBuilder> {
         .init(client: client, path: path.appending("provisioning"))
     }
 
     /// `signIns.request()` lists them; `signIns("signIn-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.auditLogRoot/signIns`.
     public var signIns: CollectionRequestBuilder<SignInRequestBuilder> {
         .init(client: client, path: path.appending("signIns"))
     }
@@ -973,6 +995,7 @@ public struct AuthContextFields: FieldSet {
         fields: AuthContextFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.authContext/authenticationContextValue`.
     public let authenticationContextValue: Field<String>
 
     private init() {
@@ -992,6 +1015,7 @@ public typealias Authentication = Model<AuthenticationFields>
 ///   `fido2Methods`, `methods`, `microsoftAuthenticatorMethods`, `operations`, `passwordMethods`, `phoneMethods`,
 ///   `platformCredentialMethods`, `softwareOathMethods`, `temporaryAccessPassMethods`,
 ///   `windowsHelloForBusinessMethods`.
+/// - Remark: Generated from `microsoft.graph.authentication`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1156,6 +1180,7 @@ public struct AuthenticationAttributeCollectionPageFields: FieldSet {
         fields: AuthenticationAttributeCollectionPageFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.authenticationAttributeCollectionPage/views`.
     public let views: Field<[AuthenticationAttributeCollectionPageViewConfiguration]>
 
     private init() {
@@ -1220,6 +1245,9 @@ public enum AuthenticationBehaviorsFields: FieldSet {
 public typealias AuthenticationCombinationConfiguration = Model<AuthenticationCombinationConfigurationFields>
 
 /// The properties of a `AuthenticationCombinationConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationCombinationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationCombinationConfigurationFields: FieldSet {
     public typealias Table = (id: Field<String>, appliesToCombinations: Field<[AuthenticationMethodModes]>)
 

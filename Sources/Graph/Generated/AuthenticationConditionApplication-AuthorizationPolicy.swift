@@ -17,6 +17,7 @@ public struct AuthenticationConditionApplicationFields: FieldSet {
         fields: AuthenticationConditionApplicationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.authenticationConditionApplication/appId`.
     public let appId: Field<String>
 
     private init() {
@@ -59,6 +60,7 @@ public struct AuthenticationConditionsFields: FieldSet {
         fields: AuthenticationConditionsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.authenticationConditions/applications`.
     public let applications: Field<AuthenticationConditionsApplications>
 
     private init() {
@@ -81,6 +83,8 @@ public struct AuthenticationConditionsApplicationsFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("includeApplications")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationConditionsApplications/includeApplications`.
     public let includeApplications: Field<[AuthenticationConditionApplication]>
 
     private init() {
@@ -112,6 +116,9 @@ public enum AuthenticationConfigurationValidationFields: FieldSet {
 public typealias AuthenticationContextClassReference = Model<AuthenticationContextClassReferenceFields>
 
 /// The properties of a `AuthenticationContextClassReference`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationContextClassReference`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationContextClassReferenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -163,6 +170,9 @@ public struct AuthenticationContextClassReferenceRequestBuilder: ModelRequestBui
 public typealias AuthenticationEventListener = Model<AuthenticationEventListenerFields>
 
 /// The properties of a `AuthenticationEventListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationEventListener`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationEventListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -224,6 +234,8 @@ public struct AuthenticationEventListenerRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationEventsFlow = Model<AuthenticationEventsFlowFields>
 
 /// The properties of a `AuthenticationEventsFlow`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationEventsFlow`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationEventsFlowFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -273,6 +285,8 @@ public typealias AuthenticationFlow = Model<AuthenticationFlowFields>
 /// The properties of a `AuthenticationFlow`, inherited ones included.
 public struct AuthenticationFlowFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.authenticationFlow", fields: AuthenticationFlowFields())
+
+    /// - Remark: Generated from `microsoft.graph.authenticationFlow/transferMethod`.
     public let transferMethod: Field<ConditionalAccessTransferMethods>
 
     private init() {
@@ -287,6 +301,8 @@ public struct AuthenticationFlowFields: FieldSet {
 public typealias AuthenticationFlowsPolicy = Model<AuthenticationFlowsPolicyFields>
 
 /// The properties of a `AuthenticationFlowsPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationFlowsPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationFlowsPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -335,6 +351,8 @@ public struct AuthenticationFlowsPolicyRequestBuilder: ModelRequestBuilder {
 public typealias AuthenticationMethod = Model<AuthenticationMethodFields>
 
 /// The properties of a `AuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethod`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationMethodFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>)
 
@@ -367,6 +385,9 @@ public enum AuthenticationMethodFields: FieldSet {
 public typealias AuthenticationMethodConfiguration = Model<AuthenticationMethodConfigurationFields>
 
 /// The properties of a `AuthenticationMethodConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -493,6 +514,9 @@ extension AuthenticationMethodKeyStrength {
 public typealias AuthenticationMethodModeDetail = Model<AuthenticationMethodModeDetailFields>
 
 /// The properties of a `AuthenticationMethodModeDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodModeDetail`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationMethodModeDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -706,6 +730,8 @@ extension AuthenticationMethodState {
 public typealias AuthenticationMethodTarget = Model<AuthenticationMethodTargetFields>
 
 /// The properties of a `AuthenticationMethodTarget`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authenticationMethodTarget`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationMethodTargetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -774,6 +800,8 @@ public typealias AuthenticationMethodsPolicy = Model<AuthenticationMethodsPolicy
 /// The properties of a `AuthenticationMethodsPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authenticationMethodConfigurations`.
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationMethodsPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -857,6 +885,8 @@ public struct AuthenticationMethodsPolicyRequestBuilder: ModelRequestBuilder {
 
     /// `authenticationMethodConfigurations.request()` lists them;
     /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsPolicy/authenticationMethodConfigurations`.
     public var authenticationMethodConfigurations:
         CollectionRequestBuilder<AuthenticationMethodConfigurationRequestBuilder>
     {
@@ -927,6 +957,7 @@ public typealias AuthenticationMethodsRoot = Model<AuthenticationMethodsRootFiel
 /// The properties of a `AuthenticationMethodsRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `userRegistrationDetails`.
+/// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationMethodsRootFields: FieldSet {
     public typealias Table = (id: Field<String>, userRegistrationDetails: Field<[UserRegistrationDetails]>)
 
@@ -965,6 +996,8 @@ public struct AuthenticationMethodsRootRequestBuilder: ModelRequestBuilder {
 
     /// `userRegistrationDetails.request()` lists them; `userRegistrationDetails("userRegistrationDetails-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationMethodsRoot/userRegistrationDetails`.
     public var userRegistrationDetails: CollectionRequestBuilder<UserRegistrationDetailsRequestBuilder> {
         .init(client: client, path: path.appending("userRegistrationDetails"))
     }
@@ -1138,12 +1171,16 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `emailMethods.request()` lists them; `emailMethods("emailAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/emailMethods`.
     public var emailMethods: CollectionRequestBuilder<EmailAuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("emailMethods"))
     }
 
     /// `externalAuthenticationMethods.request()` lists them;
     /// `externalAuthenticationMethods("externalAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/externalAuthenticationMethods`.
     public var externalAuthenticationMethods: CollectionRequestBuilder<ExternalAuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("externalAuthenticationMethods"))
     }
@@ -1152,6 +1189,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `fido2Methods.request()` lists them; `fido2Methods("fido2AuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/fido2Methods`.
     public var fido2Methods: CollectionRequestBuilder<Fido2AuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("fido2Methods", refusing: [.post], itemsRefusing: [.patch, .put]))
     }
@@ -1160,6 +1199,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `methods.request()` lists them; `methods("authenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/methods`.
     public var methods: CollectionRequestBuilder<AuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("methods", itemsRefusing: [.delete]))
     }
@@ -1168,6 +1209,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `microsoftAuthenticatorMethods.request()` lists them; `microsoftAuthenticatorMethods("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/microsoftAuthenticatorMethods`.
     public var microsoftAuthenticatorMethods:
         CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodRequestBuilder>
     {
@@ -1178,6 +1221,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `operations.request()` lists them; `operations("longRunningOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/operations`.
     public var operations: CollectionRequestBuilder<LongRunningOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
@@ -1186,11 +1231,15 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `passwordMethods.request()` lists them; `passwordMethods("passwordAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/passwordMethods`.
     public var passwordMethods: CollectionRequestBuilder<PasswordAuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("passwordMethods", itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `phoneMethods.request()` lists them; `phoneMethods("phoneAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/phoneMethods`.
     public var phoneMethods: CollectionRequestBuilder<PhoneAuthenticationMethodRequestBuilder> {
         .init(client: client, path: path.appending("phoneMethods"))
     }
@@ -1200,6 +1249,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     ///
     /// `platformCredentialMethods.request()` lists them;
     /// `platformCredentialMethods("platformCredentialAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/platformCredentialMethods`.
     public var platformCredentialMethods:
         CollectionRequestBuilder<PlatformCredentialAuthenticationMethodRequestBuilder>
     {
@@ -1214,6 +1265,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     ///
     /// `softwareOathMethods.request()` lists them; `softwareOathMethods("softwareOathAuthenticationMethod-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/softwareOathMethods`.
     public var softwareOathMethods: CollectionRequestBuilder<SoftwareOathAuthenticationMethodRequestBuilder> {
         .init(
             client: client,
@@ -1226,6 +1279,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     ///
     /// `temporaryAccessPassMethods.request()` lists them;
     /// `temporaryAccessPassMethods("temporaryAccessPassAuthenticationMethod-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/temporaryAccessPassMethods`.
     public var temporaryAccessPassMethods:
         CollectionRequestBuilder<TemporaryAccessPassAuthenticationMethodRequestBuilder>
     {
@@ -1236,6 +1291,8 @@ public struct AuthenticationRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `windowsHelloForBusinessMethods.request()` lists them; `windowsHelloForBusinessMethods("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authentication/windowsHelloForBusinessMethods`.
     public var windowsHelloForBusinessMethods:
         CollectionRequestBuilder<WindowsHelloForBusinessAuthenticationMethodRequestBuilder>
     {
@@ -1255,6 +1312,8 @@ public typealias AuthenticationStrengthPolicy = Model<AuthenticationStrengthPoli
 /// The properties of a `AuthenticationStrengthPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `combinationConfigurations`.
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum AuthenticationStrengthPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1319,6 +1378,8 @@ public struct AuthenticationStrengthPolicyRequestBuilder: ModelRequestBuilder {
 
     /// `combinationConfigurations.request()` lists them;
     /// `combinationConfigurations("authenticationCombinationConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationStrengthPolicy/combinationConfigurations`.
     public var combinationConfigurations:
         CollectionRequestBuilder<AuthenticationCombinationConfigurationRequestBuilder>
     {
@@ -1386,6 +1447,7 @@ public typealias AuthenticationStrengthRoot = Model<AuthenticationStrengthRootFi
 /// The properties of a `AuthenticationStrengthRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authenticationMethodModes`, `policies`.
+/// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthenticationStrengthRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1433,11 +1495,15 @@ public struct AuthenticationStrengthRootRequestBuilder: ModelRequestBuilder {
 
     /// `authenticationMethodModes.request()` lists them;
     /// `authenticationMethodModes("authenticationMethodModeDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot/authenticationMethodModes`.
     public var authenticationMethodModes: CollectionRequestBuilder<AuthenticationMethodModeDetailRequestBuilder> {
         .init(client: client, path: path.appending("authenticationMethodModes"))
     }
 
     /// `policies.request()` lists them; `policies("authenticationStrengthPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.authenticationStrengthRoot/policies`.
     public var policies: CollectionRequestBuilder<AuthenticationStrengthPolicyRequestBuilder> {
         .init(client: client, path: path.appending("policies"))
     }
@@ -1468,6 +1534,8 @@ public enum AuthenticationStrengthUsageFields: FieldSet {
 public typealias AuthoredNote = Model<AuthoredNoteFields>
 
 /// The properties of a `AuthoredNote`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authoredNote`; inherited `id` from `microsoft.graph.entity`.
 public enum AuthoredNoteFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1514,6 +1582,8 @@ public typealias AuthorizationInfo = Model<AuthorizationInfoFields>
 /// The properties of a `AuthorizationInfo`, inherited ones included.
 public struct AuthorizationInfoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.authorizationInfo", fields: AuthorizationInfoFields())
+
+    /// - Remark: Generated from `microsoft.graph.authorizationInfo/certificateUserIds`.
     public let certificateUserIds: Field<[String]>
 
     private init() {
@@ -1528,6 +1598,10 @@ public struct AuthorizationInfoFields: FieldSet {
 public typealias AuthorizationPolicy = Model<AuthorizationPolicyFields>
 
 /// The properties of a `AuthorizationPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.authorizationPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum AuthorizationPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

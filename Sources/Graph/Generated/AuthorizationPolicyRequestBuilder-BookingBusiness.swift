@@ -288,6 +288,7 @@ public typealias AvailableAccessPackage = Model<AvailableAccessPackageFields>
 /// The properties of a `AvailableAccessPackage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resourceRoleScopes`.
+/// - Remark: Generated from `microsoft.graph.availableAccessPackage`; inherited `id` from `microsoft.graph.entity`.
 public enum AvailableAccessPackageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -332,6 +333,8 @@ public struct AvailableAccessPackageRequestBuilder: ModelRequestBuilder {
 
     /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.availableAccessPackage/resourceRoleScopes`.
     public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
         .init(client: client, path: path.appending("resourceRoleScopes"))
     }
@@ -445,6 +448,7 @@ public struct AzureAdTokenAuthenticationFields: FieldSet {
         fields: AzureAdTokenAuthenticationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.azureAdTokenAuthentication/resourceId`.
     public let resourceId: Field<String>
 
     private init() {
@@ -462,6 +466,10 @@ public typealias AzureCommunicationServicesUserConversationMember =
     Model<AzureCommunicationServicesUserConversationMemberFields>
 
 /// The properties of a `AzureCommunicationServicesUserConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum AzureCommunicationServicesUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -538,6 +546,9 @@ extension CollectionRequestBuilder where ItemBuilder == AzureCommunicationServic
 public typealias AzureCommunicationServicesUserIdentity = Model<AzureCommunicationServicesUserIdentityFields>
 
 /// The properties of a `AzureCommunicationServicesUserIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.azureCommunicationServicesUserIdentity`; inherited `displayName`, `id`
+///   from `microsoft.graph.identity`.
 public enum AzureCommunicationServicesUserIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -598,6 +609,8 @@ public typealias B2xIdentityUserFlow = Model<B2xIdentityUserFlowFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `identityProviders`, `languages`,
 ///   `userAttributeAssignments`, `userFlowIdentityProviders`.
+/// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow`; inherited `id` from `microsoft.graph.entity`;
+///   `userFlowType`, `userFlowTypeVersion` from `microsoft.graph.identityUserFlow`.
 public enum B2xIdentityUserFlowFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -658,23 +671,31 @@ public struct B2xIdentityUserFlowRequestBuilder: ModelRequestBuilder {
     }
 
     /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow/identityProviders`.
     public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
         .init(client: client, path: path.appending("identityProviders"))
     }
 
     /// `languages.request()` lists them; `languages("userFlowLanguageConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow/languages`.
     public var languages: CollectionRequestBuilder<UserFlowLanguageConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("languages"))
     }
 
     /// `userAttributeAssignments.request()` lists them;
     /// `userAttributeAssignments("identityUserFlowAttributeAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow/userAttributeAssignments`.
     public var userAttributeAssignments: CollectionRequestBuilder<IdentityUserFlowAttributeAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("userAttributeAssignments"))
     }
 
     /// `userFlowIdentityProviders.request()` lists them; `userFlowIdentityProviders("identityProviderBase-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.b2xIdentityUserFlow/userFlowIdentityProviders`.
     public var userFlowIdentityProviders: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
         .init(client: client, path: path.appending("userFlowIdentityProviders"))
     }
@@ -696,6 +717,7 @@ public typealias BackupRestoreRoot = Model<BackupRestoreRootFields>
 ///   `protectionUnits`, `restorePoints`, `restoreSessions`, `serviceApps`, `sharePointBrowseSessions`,
 ///   `sharePointProtectionPolicies`, `sharePointRestoreSessions`, `siteInclusionRules`, `siteProtectionUnits`,
 ///   `siteProtectionUnitsBulkAdditionJobs`.
+/// - Remark: Generated from `microsoft.graph.backupRestoreRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum BackupRestoreRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -833,57 +855,76 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `browseSessions.request()` lists them; `browseSessions("browseSessionBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/browseSessions`.
     public var browseSessions: CollectionRequestBuilder<BrowseSessionBaseRequestBuilder> {
         .init(client: client, path: path.appending("browseSessions"))
     }
 
     /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/driveInclusionRules`.
     public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("driveInclusionRules"))
     }
 
     /// `driveProtectionUnits.request()` lists them; `driveProtectionUnits("driveProtectionUnit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/driveProtectionUnits`.
     public var driveProtectionUnits: CollectionRequestBuilder<DriveProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("driveProtectionUnits"))
     }
 
     /// `driveProtectionUnitsBulkAdditionJobs.request()` lists them; `driveProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/driveProtectionUnitsBulkAdditionJobs`.
     public var driveProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<DriveProtectionUnitsBulkAdditionJobRequestBuilder>
     {
         .init(client: client, path: path.appending("driveProtectionUnitsBulkAdditionJobs"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/emailNotificationsSetting`.
     public var emailNotificationsSetting: EmailNotificationsSettingRequestBuilder {
         .init(client: client, path: path.appending("emailNotificationsSetting"))
     }
 
     /// `exchangeProtectionPolicies.request()` lists them; `exchangeProtectionPolicies("exchangeProtectionPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/exchangeProtectionPolicies`.
     public var exchangeProtectionPolicies: CollectionRequestBuilder<ExchangeProtectionPolicyRequestBuilder> {
         .init(client: client, path: path.appending("exchangeProtectionPolicies"))
     }
 
     /// `exchangeRestoreSessions.request()` lists them; `exchangeRestoreSessions("exchangeRestoreSession-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/exchangeRestoreSessions`.
     public var exchangeRestoreSessions: CollectionRequestBuilder<ExchangeRestoreSessionRequestBuilder> {
         .init(client: client, path: path.appending("exchangeRestoreSessions"))
     }
 
     /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/mailboxInclusionRules`.
     public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("mailboxInclusionRules"))
     }
 
     /// `mailboxProtectionUnits.request()` lists them; `mailboxProtectionUnits("mailboxProtectionUnit-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/mailboxProtectionUnits`.
     public var mailboxProtectionUnits: CollectionRequestBuilder<MailboxProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("mailboxProtectionUnits"))
     }
 
     /// `mailboxProtectionUnitsBulkAdditionJobs.request()` lists them; `mailboxProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/mailboxProtectionUnitsBulkAdditionJobs`.
     public var mailboxProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<MailboxProtectionUnitsBulkAdditionJobRequestBuilder>
     {
@@ -892,6 +933,8 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
 
     /// `oneDriveForBusinessBrowseSessions.request()` lists them;
     /// `oneDriveForBusinessBrowseSessions("oneDriveForBusinessBrowseSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/oneDriveForBusinessBrowseSessions`.
     public var oneDriveForBusinessBrowseSessions:
         CollectionRequestBuilder<OneDriveForBusinessBrowseSessionRequestBuilder>
     {
@@ -900,6 +943,8 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
 
     /// `oneDriveForBusinessProtectionPolicies.request()` lists them; `oneDriveForBusinessProtectionPolicies("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/oneDriveForBusinessProtectionPolicies`.
     public var oneDriveForBusinessProtectionPolicies:
         CollectionRequestBuilder<OneDriveForBusinessProtectionPolicyRequestBuilder>
     {
@@ -908,6 +953,8 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
 
     /// `oneDriveForBusinessRestoreSessions.request()` lists them;
     /// `oneDriveForBusinessRestoreSessions("oneDriveForBusinessRestoreSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/oneDriveForBusinessRestoreSessions`.
     public var oneDriveForBusinessRestoreSessions:
         CollectionRequestBuilder<OneDriveForBusinessRestoreSessionRequestBuilder>
     {
@@ -915,60 +962,82 @@ public struct BackupRestoreRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `protectionPolicies.request()` lists them; `protectionPolicies("protectionPolicyBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/protectionPolicies`.
     public var protectionPolicies: CollectionRequestBuilder<ProtectionPolicyBaseRequestBuilder> {
         .init(client: client, path: path.appending("protectionPolicies"))
     }
 
     /// `protectionUnits.request()` lists them; `protectionUnits("protectionUnitBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/protectionUnits`.
     public var protectionUnits: CollectionRequestBuilder<ProtectionUnitBaseRequestBuilder> {
         .init(client: client, path: path.appending("protectionUnits"))
     }
 
     /// `restorePoints.request()` lists them; `restorePoints("restorePoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/restorePoints`.
     public var restorePoints: CollectionRequestBuilder<RestorePointRequestBuilder> {
         .init(client: client, path: path.appending("restorePoints"))
     }
 
     /// `restoreSessions.request()` lists them; `restoreSessions("restoreSessionBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/restoreSessions`.
     public var restoreSessions: CollectionRequestBuilder<RestoreSessionBaseRequestBuilder> {
         .init(client: client, path: path.appending("restoreSessions"))
     }
 
     /// `serviceApps.request()` lists them; `serviceApps("serviceApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/serviceApps`.
     public var serviceApps: CollectionRequestBuilder<ServiceAppRequestBuilder> {
         .init(client: client, path: path.appending("serviceApps"))
     }
 
     /// `sharePointBrowseSessions.request()` lists them; `sharePointBrowseSessions("sharePointBrowseSession-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/sharePointBrowseSessions`.
     public var sharePointBrowseSessions: CollectionRequestBuilder<SharePointBrowseSessionRequestBuilder> {
         .init(client: client, path: path.appending("sharePointBrowseSessions"))
     }
 
     /// `sharePointProtectionPolicies.request()` lists them;
     /// `sharePointProtectionPolicies("sharePointProtectionPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/sharePointProtectionPolicies`.
     public var sharePointProtectionPolicies: CollectionRequestBuilder<SharePointProtectionPolicyRequestBuilder> {
         .init(client: client, path: path.appending("sharePointProtectionPolicies"))
     }
 
     /// `sharePointRestoreSessions.request()` lists them; `sharePointRestoreSessions("sharePointRestoreSession-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/sharePointRestoreSessions`.
     public var sharePointRestoreSessions: CollectionRequestBuilder<SharePointRestoreSessionRequestBuilder> {
         .init(client: client, path: path.appending("sharePointRestoreSessions"))
     }
 
     /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/siteInclusionRules`.
     public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("siteInclusionRules"))
     }
 
     /// `siteProtectionUnits.request()` lists them; `siteProtectionUnits("siteProtectionUnit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/siteProtectionUnits`.
     public var siteProtectionUnits: CollectionRequestBuilder<SiteProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("siteProtectionUnits"))
     }
 
     /// `siteProtectionUnitsBulkAdditionJobs.request()` lists them; `siteProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.backupRestoreRoot/siteProtectionUnitsBulkAdditionJobs`.
     public var siteProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<SiteProtectionUnitsBulkAdditionJobRequestBuilder>
     {
@@ -1116,6 +1185,7 @@ public typealias BaseItem = Model<BaseItemFields>
 /// The properties of a `BaseItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
+/// - Remark: Generated from `microsoft.graph.baseItem`; inherited `id` from `microsoft.graph.entity`.
 public enum BaseItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1188,8 +1258,10 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
@@ -1204,6 +1276,8 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
 public typealias BaseItemVersion = Model<BaseItemVersionFields>
 
 /// The properties of a `BaseItemVersion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.baseItemVersion`; inherited `id` from `microsoft.graph.entity`.
 public enum BaseItemVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1253,6 +1327,8 @@ public struct BaseItemVersionRequestBuilder: ModelRequestBuilder {
 public typealias BaseMapFeature = Model<BaseMapFeatureFields>
 
 /// The properties of a `BaseMapFeature`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.baseMapFeature`; inherited `id` from `microsoft.graph.entity`.
 public enum BaseMapFeatureFields: FieldSet {
     public typealias Table = (id: Field<String>, properties: Field<String>)
 
@@ -1292,6 +1368,9 @@ public typealias BaseSitePage = Model<BaseSitePageFields>
 /// The properties of a `BaseSitePage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
+/// - Remark: Generated from `microsoft.graph.baseSitePage`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum BaseSitePageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1360,8 +1439,10 @@ public struct BaseSitePageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.baseSitePage/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.baseSitePage/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
@@ -1464,6 +1545,7 @@ public struct BinaryContentFields: FieldSet {
         fields: BinaryContentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.binaryContent/data`.
     public let data: Field<Data>
 
     private init() {
@@ -1536,6 +1618,7 @@ public typealias Bitlocker = Model<BitlockerFields>
 /// The properties of a `Bitlocker`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `recoveryKeys`.
+/// - Remark: Generated from `microsoft.graph.bitlocker`; inherited `id` from `microsoft.graph.entity`.
 public enum BitlockerFields: FieldSet {
     public typealias Table = (id: Field<String>, recoveryKeys: Field<[BitlockerRecoveryKey]>)
 
@@ -1553,6 +1636,8 @@ public enum BitlockerFields: FieldSet {
 public typealias BitlockerRecoveryKey = Model<BitlockerRecoveryKeyFields>
 
 /// The properties of a `BitlockerRecoveryKey`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bitlockerRecoveryKey`; inherited `id` from `microsoft.graph.entity`.
 public enum BitlockerRecoveryKeyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1628,6 +1713,8 @@ public struct BitlockerRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `recoveryKeys.request()` lists them; `recoveryKeys("bitlockerRecoveryKey-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bitlocker/recoveryKeys`.
     public var recoveryKeys: CollectionRequestBuilder<BitlockerRecoveryKeyRequestBuilder> {
         .init(
             client: client,
@@ -1659,6 +1746,7 @@ public typealias BookingAppointment = Model<BookingAppointmentFields>
 /// The properties of a `BookingAppointment`, inherited ones included.
 ///
 /// - `customerNotes`, `duration`, `filledAttendeesCount`, `serviceId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.bookingAppointment`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingAppointmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1780,6 +1868,7 @@ public typealias BookingBusiness = Model<BookingBusinessFields>
 /// - `isPublished`, `publicUrl`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `appointments`, `calendarView`, `customers`,
 ///   `customQuestions`, `services`, `staffMembers`.
+/// - Remark: Generated from `microsoft.graph.bookingBusiness`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingBusinessFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -39,31 +39,43 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appointments.request()` lists them; `appointments("bookingAppointment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/appointments`.
     public var appointments: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
         .init(client: client, path: path.appending("appointments"))
     }
 
     /// `calendarView.request()` lists them; `calendarView("bookingAppointment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/calendarView`.
     public var calendarView: CollectionRequestBuilder<BookingAppointmentRequestBuilder> {
         .init(client: client, path: path.appending("calendarView"))
     }
 
     /// `customers.request()` lists them; `customers("bookingCustomerBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/customers`.
     public var customers: CollectionRequestBuilder<BookingCustomerBaseRequestBuilder> {
         .init(client: client, path: path.appending("customers"))
     }
 
     /// `customQuestions.request()` lists them; `customQuestions("bookingCustomQuestion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/customQuestions`.
     public var customQuestions: CollectionRequestBuilder<BookingCustomQuestionRequestBuilder> {
         .init(client: client, path: path.appending("customQuestions"))
     }
 
     /// `services.request()` lists them; `services("bookingService-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/services`.
     public var services: CollectionRequestBuilder<BookingServiceRequestBuilder> {
         .init(client: client, path: path.appending("services"))
     }
 
     /// `staffMembers.request()` lists them; `staffMembers("bookingStaffMemberBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.bookingBusiness/staffMembers`.
     public var staffMembers: CollectionRequestBuilder<BookingStaffMemberBaseRequestBuilder> {
         .init(client: client, path: path.appending("staffMembers"))
     }
@@ -103,6 +115,8 @@ public struct BookingBusinessRequestBuilder: ModelRequestBuilder {
 public typealias BookingCurrency = Model<BookingCurrencyFields>
 
 /// The properties of a `BookingCurrency`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bookingCurrency`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingCurrencyFields: FieldSet {
     public typealias Table = (id: Field<String>, symbol: Field<String>)
 
@@ -139,6 +153,8 @@ public struct BookingCurrencyRequestBuilder: ModelRequestBuilder {
 public typealias BookingCustomQuestion = Model<BookingCustomQuestionFields>
 
 /// The properties of a `BookingCustomQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bookingCustomQuestion`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingCustomQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -189,6 +205,8 @@ public struct BookingCustomQuestionRequestBuilder: ModelRequestBuilder {
 public typealias BookingCustomer = Model<BookingCustomerFields>
 
 /// The properties of a `BookingCustomer`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bookingCustomer`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingCustomerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -232,6 +250,7 @@ public struct BookingCustomerBaseFields: FieldSet {
         fields: BookingCustomerBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -555,6 +574,7 @@ public typealias BookingService = Model<BookingServiceFields>
 /// The properties of a `BookingService`, inherited ones included.
 ///
 /// - `webUrl`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.bookingService`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingServiceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -643,6 +663,8 @@ public struct BookingServiceRequestBuilder: ModelRequestBuilder {
 public typealias BookingStaffMember = Model<BookingStaffMemberFields>
 
 /// The properties of a `BookingStaffMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bookingStaffMember`; inherited `id` from `microsoft.graph.entity`.
 public enum BookingStaffMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -696,6 +718,7 @@ public struct BookingStaffMemberBaseFields: FieldSet {
         fields: BookingStaffMemberBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -886,6 +909,9 @@ extension BookingsAvailabilityStatus {
 public typealias BookingsAvailabilityWindow = Model<BookingsAvailabilityWindowFields>
 
 /// The properties of a `BookingsAvailabilityWindow`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.bookingsAvailabilityWindow`; inherited `availabilityType`, `businessHours`
+///   from `microsoft.graph.bookingsAvailability`.
 public enum BookingsAvailabilityWindowFields: FieldSet {
     public typealias Table = (
         availabilityType: Field<BookingsServiceAvailabilityType>,
@@ -1116,6 +1142,8 @@ extension BrowseQueryResponseItemType {
 public typealias BrowseSessionBase = Model<BrowseSessionBaseFields>
 
 /// The properties of a `BrowseSessionBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.browseSessionBase`; inherited `id` from `microsoft.graph.entity`.
 public enum BrowseSessionBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1225,6 +1253,8 @@ extension BrowseSessionStatus {
 public typealias BrowserSharedCookie = Model<BrowserSharedCookieFields>
 
 /// The properties of a `BrowserSharedCookie`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.browserSharedCookie`; inherited `id` from `microsoft.graph.entity`.
 public enum BrowserSharedCookieFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1367,6 +1397,8 @@ extension BrowserSharedCookieStatus {
 public typealias BrowserSite = Model<BrowserSiteFields>
 
 /// The properties of a `BrowserSite`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.browserSite`; inherited `id` from `microsoft.graph.entity`.
 public enum BrowserSiteFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

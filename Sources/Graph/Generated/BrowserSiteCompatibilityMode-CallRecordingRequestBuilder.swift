@@ -86,6 +86,7 @@ public typealias BrowserSiteList = Model<BrowserSiteListFields>
 /// The properties of a `BrowserSiteList`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sharedCookies`, `sites`.
+/// - Remark: Generated from `microsoft.graph.browserSiteList`; inherited `id` from `microsoft.graph.entity`.
 public enum BrowserSiteListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -147,11 +148,15 @@ public struct BrowserSiteListRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sharedCookies.request()` lists them; `sharedCookies("browserSharedCookie-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.browserSiteList/sharedCookies`.
     public var sharedCookies: CollectionRequestBuilder<BrowserSharedCookieRequestBuilder> {
         .init(client: client, path: path.appending("sharedCookies"))
     }
 
     /// `sites.request()` lists them; `sites("browserSite-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.browserSiteList/sites`.
     public var sites: CollectionRequestBuilder<BrowserSiteRequestBuilder> {
         .init(client: client, path: path.appending("sites"))
     }
@@ -349,6 +354,9 @@ public typealias Building = Model<BuildingFields>
 /// The properties of a `Building`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`, `map`.
+/// - Remark: Generated from `microsoft.graph.building`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum BuildingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -398,6 +406,8 @@ public typealias BuildingMap = Model<BuildingMapFields>
 /// The properties of a `BuildingMap`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `footprints`, `levels`.
+/// - Remark: Generated from `microsoft.graph.buildingMap`; inherited `id` from `microsoft.graph.entity`; `properties`
+///   from `microsoft.graph.baseMapFeature`.
 public enum BuildingMapFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -446,11 +456,15 @@ public struct BuildingMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// `footprints.request()` lists them; `footprints("footprintMap-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.buildingMap/footprints`.
     public var footprints: CollectionRequestBuilder<FootprintMapRequestBuilder> {
         .init(client: client, path: path.appending("footprints"))
     }
 
     /// `levels.request()` lists them; `levels("levelMap-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.buildingMap/levels`.
     public var levels: CollectionRequestBuilder<LevelMapRequestBuilder> {
         .init(client: client, path: path.appending("levels"))
     }
@@ -486,10 +500,13 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.building/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.building/map`.
     public var map: BuildingMapRequestBuilder { .init(client: client, path: path.appending("map")) }
 
     /// - Remark: Generated from `microsoft.graph.building/ingestMapFile` (POST).
@@ -516,6 +533,9 @@ public struct BuildingRequestBuilder: ModelRequestBuilder {
 public typealias BuiltInIdentityProvider = Model<BuiltInIdentityProviderFields>
 
 /// The properties of a `BuiltInIdentityProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.builtInIdentityProvider`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName` from `microsoft.graph.identityProviderBase`.
 public enum BuiltInIdentityProviderFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, identityProviderType: Field<String>)
 
@@ -570,6 +590,8 @@ public typealias BulkUpload = Model<BulkUploadFields>
 /// The properties of a `BulkUpload`, inherited ones included.
 public struct BulkUploadFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.bulkUpload", base: Entity.self, fields: BulkUploadFields())
+
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -619,6 +641,7 @@ public typealias CaPoliciesDeletableRoot = Model<CaPoliciesDeletableRootFields>
 /// The properties of a `CaPoliciesDeletableRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `namedLocations`, `policies`.
+/// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum CaPoliciesDeletableRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -659,11 +682,15 @@ public struct CaPoliciesDeletableRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot/namedLocations`.
     public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
         .init(client: client, path: path.appending("namedLocations"))
     }
 
     /// `policies.request()` lists them; `policies("conditionalAccessPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.caPoliciesDeletableRoot/policies`.
     public var policies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
         .init(client: client, path: path.appending("policies"))
     }
@@ -738,6 +765,7 @@ public typealias CalendarGroup = Model<CalendarGroupFields>
 /// The properties of a `CalendarGroup`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `calendars`.
+/// - Remark: Generated from `microsoft.graph.calendarGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum CalendarGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -783,6 +811,8 @@ public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendarGroup/calendars`.
     public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
         .init(client: client, path: path.appending("calendars"))
     }
@@ -795,6 +825,8 @@ public struct CalendarGroupRequestBuilder: ModelRequestBuilder {
 public typealias CalendarPermission = Model<CalendarPermissionFields>
 
 /// The properties of a `CalendarPermission`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.calendarPermission`; inherited `id` from `microsoft.graph.entity`.
 public enum CalendarPermissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -927,6 +959,13 @@ public typealias CalendarSharingMessage = Model<CalendarSharingMessageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.calendarSharingMessage`; inherited `id` from `microsoft.graph.entity`;
+///   `categories`, `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`;
+///   `bccRecipients`, `body`, `bodyPreview`, `ccRecipients`, `conversationId`, `conversationIndex`, `flag`, `from`,
+///   `hasAttachments`, `importance`, `inferenceClassification`, `internetMessageHeaders`, `internetMessageId`,
+///   `isDeliveryReceiptRequested`, `isDraft`, `isRead`, `isReadReceiptRequested`, `parentFolderId`, `receivedDateTime`,
+///   `replyTo`, `sender`, `sentDateTime`, `subject`, `toRecipients`, `uniqueBody`, `webLink`, `attachments`,
+///   `extensions`, `multiValueExtendedProperties`, `singleValueExtendedProperties` from `microsoft.graph.message`.
 public enum CalendarSharingMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1090,23 +1129,31 @@ public struct CalendarSharingMessageRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendarSharingMessage/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1234,6 +1281,7 @@ public typealias Call = Model<CallFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `audioRoutingGroups`, `contentSharingSessions`,
 ///   `operations`, `participants`.
+/// - Remark: Generated from `microsoft.graph.call`; inherited `id` from `microsoft.graph.entity`.
 public enum CallFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1303,6 +1351,8 @@ public enum CallFields: FieldSet {
 public typealias CallAiInsight = Model<CallAiInsightFields>
 
 /// The properties of a `CallAiInsight`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callAiInsight`; inherited `id` from `microsoft.graph.entity`.
 public enum CallAiInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1361,6 +1411,7 @@ public struct CallAiInsightViewPointFields: FieldSet {
         fields: CallAiInsightViewPointFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.callAiInsightViewPoint/mentionEvents`.
     public let mentionEvents: Field<[MentionEvent]>
 
     private init() {
@@ -1420,6 +1471,7 @@ public typealias CallEvent = Model<CallEventFields>
 /// The properties of a `CallEvent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `participants`.
+/// - Remark: Generated from `microsoft.graph.callEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum CallEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1464,6 +1516,8 @@ public struct CallEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.callEvent/participants`.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
         .init(client: client, path: path.appending("participants"))
     }
@@ -1496,6 +1550,8 @@ public typealias CallMediaState = Model<CallMediaStateFields>
 /// The properties of a `CallMediaState`, inherited ones included.
 public struct CallMediaStateFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.callMediaState", fields: CallMediaStateFields())
+
+    /// - Remark: Generated from `microsoft.graph.callMediaState/audio`.
     public let audio: Field<MediaState>
 
     private init() {
@@ -1541,6 +1597,8 @@ public typealias CallParticipantInfo = Model<CallParticipantInfoFields>
 /// The properties of a `CallParticipantInfo`, inherited ones included.
 public struct CallParticipantInfoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.callParticipantInfo", fields: CallParticipantInfoFields())
+
+    /// - Remark: Generated from `microsoft.graph.callParticipantInfo/participant`.
     public let participant: Field<IdentitySet>
 
     private init() {
@@ -1555,6 +1613,8 @@ public struct CallParticipantInfoFields: FieldSet {
 public typealias CallRecording = Model<CallRecordingFields>
 
 /// The properties of a `CallRecording`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecording`; inherited `id` from `microsoft.graph.entity`.
 public enum CallRecordingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -37,6 +37,7 @@ public struct CallRecordsAdministrativeUnitInfoFields: FieldSet {
         fields: CallRecordsAdministrativeUnitInfoFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.callRecords.administrativeUnitInfo/id`.
     public let id: Field<String>
 
     private init() {
@@ -134,6 +135,7 @@ public typealias CallRecordsCallRecord = Model<CallRecordsCallRecordFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `organizerV2` ("organizer_v2"), `participantsV2`
 ///   ("participants_v2"), `sessions`.
+/// - Remark: Generated from `microsoft.graph.callRecords.callRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum CallRecordsCallRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -214,16 +216,21 @@ public struct CallRecordsCallRecordRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/organizer_v2`.
     public var organizerV2: CallRecordsOrganizerRequestBuilder {
         .init(client: client, path: path.appending("organizer_v2"))
     }
 
     /// `participantsV2.request()` lists them; `participantsV2("participant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/participants_v2`.
     public var participantsV2: CollectionRequestBuilder<CallRecordsParticipantRequestBuilder> {
         .init(client: client, path: path.appending("participants_v2"))
     }
 
     /// `sessions.request()` lists them; `sessions("session-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.callRecords.callRecord/sessions`.
     public var sessions: CollectionRequestBuilder<CallRecordsSessionRequestBuilder> {
         .init(client: client, path: path.appending("sessions"))
     }
@@ -333,6 +340,9 @@ extension CallRecordsClientPlatform {
 public typealias CallRecordsClientUserAgent = Model<CallRecordsClientUserAgentFields>
 
 /// The properties of a `CallRecordsClientUserAgent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.clientUserAgent`; inherited `applicationVersion`,
+///   `headerValue` from `microsoft.graph.callRecords.userAgent`.
 public enum CallRecordsClientUserAgentFields: FieldSet {
     public typealias Table = (
         applicationVersion: Field<String>,
@@ -491,6 +501,7 @@ public struct CallRecordsEndpointFields: FieldSet {
         fields: CallRecordsEndpointFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.callRecords.endpoint/userAgent`.
     public let userAgent: Field<CallRecordsUserAgent>
 
     private init() {
@@ -817,6 +828,9 @@ extension CallRecordsNetworkTransportProtocol {
 public typealias CallRecordsOrganizer = Model<CallRecordsOrganizerFields>
 
 /// The properties of a `CallRecordsOrganizer`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.organizer`; inherited `id` from `microsoft.graph.entity`;
+///   `administrativeUnitInfos`, `identity` from `microsoft.graph.callRecords.participantBase`.
 public enum CallRecordsOrganizerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -861,6 +875,9 @@ public struct CallRecordsOrganizerRequestBuilder: ModelRequestBuilder {
 public typealias CallRecordsParticipant = Model<CallRecordsParticipantFields>
 
 /// The properties of a `CallRecordsParticipant`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.participant`; inherited `id` from `microsoft.graph.entity`;
+///   `administrativeUnitInfos`, `identity` from `microsoft.graph.callRecords.participantBase`.
 public enum CallRecordsParticipantFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -888,6 +905,9 @@ public enum CallRecordsParticipantFields: FieldSet {
 public typealias CallRecordsParticipantBase = Model<CallRecordsParticipantBaseFields>
 
 /// The properties of a `CallRecordsParticipantBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.participantBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CallRecordsParticipantBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -933,6 +953,9 @@ public struct CallRecordsParticipantBaseRequestBuilder: ModelRequestBuilder {
 public typealias CallRecordsParticipantEndpoint = Model<CallRecordsParticipantEndpointFields>
 
 /// The properties of a `CallRecordsParticipantEndpoint`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.participantEndpoint`; inherited `userAgent` from
+///   `microsoft.graph.callRecords.endpoint`.
 public enum CallRecordsParticipantEndpointFields: FieldSet {
     public typealias Table = (
         userAgent: Field<CallRecordsUserAgent>,
@@ -1094,6 +1117,8 @@ public enum CallRecordsPstnCallLogRowFields: FieldSet {
 public typealias CallRecordsSegment = Model<CallRecordsSegmentFields>
 
 /// The properties of a `CallRecordsSegment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.segment`; inherited `id` from `microsoft.graph.entity`.
 public enum CallRecordsSegmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1153,6 +1178,7 @@ public struct CallRecordsServiceEndpointFields: FieldSet {
         fields: CallRecordsServiceEndpointFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.callRecords.endpoint/userAgent`.
     public let userAgent: Field<CallRecordsUserAgent>
 
     private init() {
@@ -1254,6 +1280,9 @@ extension CallRecordsServiceRole {
 public typealias CallRecordsServiceUserAgent = Model<CallRecordsServiceUserAgentFields>
 
 /// The properties of a `CallRecordsServiceUserAgent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.serviceUserAgent`; inherited `applicationVersion`,
+///   `headerValue` from `microsoft.graph.callRecords.userAgent`.
 public enum CallRecordsServiceUserAgentFields: FieldSet {
     public typealias Table = (
         applicationVersion: Field<String>,
@@ -1281,6 +1310,7 @@ public typealias CallRecordsSession = Model<CallRecordsSessionFields>
 /// The properties of a `CallRecordsSession`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `segments`.
+/// - Remark: Generated from `microsoft.graph.callRecords.session`; inherited `id` from `microsoft.graph.entity`.
 public enum CallRecordsSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1334,6 +1364,8 @@ public struct CallRecordsSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `segments.request()` lists them; `segments("segment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.callRecords.session/segments`.
     public var segments: CollectionRequestBuilder<CallRecordsSegmentRequestBuilder> {
         .init(client: client, path: path.appending("segments"))
     }
@@ -1429,6 +1461,9 @@ extension CallRecordsUserFeedbackRating {
 public typealias CallRecordsUserIdentity = Model<CallRecordsUserIdentityFields>
 
 /// The properties of a `CallRecordsUserIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callRecords.userIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CallRecordsUserIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, userPrincipalName: Field<String>)
 
@@ -1597,22 +1632,30 @@ public struct CallRequestBuilder: ModelRequestBuilder {
     }
 
     /// `audioRoutingGroups.request()` lists them; `audioRoutingGroups("audioRoutingGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.call/audioRoutingGroups`.
     public var audioRoutingGroups: CollectionRequestBuilder<AudioRoutingGroupRequestBuilder> {
         .init(client: client, path: path.appending("audioRoutingGroups"))
     }
 
     /// `contentSharingSessions.request()` lists them; `contentSharingSessions("contentSharingSession-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.call/contentSharingSessions`.
     public var contentSharingSessions: CollectionRequestBuilder<ContentSharingSessionRequestBuilder> {
         .init(client: client, path: path.appending("contentSharingSessions"))
     }
 
     /// `operations.request()` lists them; `operations("commsOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.call/operations`.
     public var operations: CollectionRequestBuilder<CommsOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.call/participants`.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
         .init(client: client, path: path.appending("participants"))
     }
@@ -1894,6 +1937,8 @@ extension CallState {
 public typealias CallTranscript = Model<CallTranscriptFields>
 
 /// The properties of a `CallTranscript`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.callTranscript`; inherited `id` from `microsoft.graph.entity`.
 public enum CallTranscriptFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -110,6 +110,9 @@ extension CallTranscriptionState {
 public typealias CancelMediaProcessingOperation = Model<CancelMediaProcessingOperationFields>
 
 /// The properties of a `CancelMediaProcessingOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cancelMediaProcessingOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum CancelMediaProcessingOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -158,6 +161,7 @@ public typealias CanvasLayout = Model<CanvasLayoutFields>
 /// The properties of a `CanvasLayout`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `horizontalSections`, `verticalSection`.
+/// - Remark: Generated from `microsoft.graph.canvasLayout`; inherited `id` from `microsoft.graph.entity`.
 public enum CanvasLayoutFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -202,10 +206,13 @@ public struct CanvasLayoutRequestBuilder: ModelRequestBuilder {
     }
 
     /// `horizontalSections.request()` lists them; `horizontalSections("horizontalSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.canvasLayout/horizontalSections`.
     public var horizontalSections: CollectionRequestBuilder<HorizontalSectionRequestBuilder> {
         .init(client: client, path: path.appending("horizontalSections"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.canvasLayout/verticalSection`.
     public var verticalSection: VerticalSectionRequestBuilder {
         .init(client: client, path: path.appending("verticalSection"))
     }
@@ -337,6 +344,9 @@ public enum CertificateAuthorityFields: FieldSet {
 public typealias CertificateAuthorityDetail = Model<CertificateAuthorityDetailFields>
 
 /// The properties of a `CertificateAuthorityDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.certificateAuthorityDetail`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum CertificateAuthorityDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -522,6 +532,9 @@ extension CertificateAuthorityType {
 public typealias CertificateBasedAuthConfiguration = Model<CertificateBasedAuthConfigurationFields>
 
 /// The properties of a `CertificateBasedAuthConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CertificateBasedAuthConfigurationFields: FieldSet {
     public typealias Table = (id: Field<String>, certificateAuthorities: Field<[CertificateAuthority]>)
 
@@ -563,6 +576,8 @@ public typealias CertificateBasedAuthPki = Model<CertificateBasedAuthPkiFields>
 /// The properties of a `CertificateBasedAuthPki`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `certificateAuthorities`.
+/// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum CertificateBasedAuthPkiFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -630,6 +645,8 @@ public struct CertificateBasedAuthPkiRequestBuilder: ModelRequestBuilder {
 
     /// `certificateAuthorities.request()` lists them; `certificateAuthorities("certificateAuthorityDetail-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.certificateBasedAuthPki/certificateAuthorities`.
     public var certificateAuthorities: CollectionRequestBuilder<CertificateAuthorityDetailRequestBuilder> {
         .init(client: client, path: path.appending("certificateAuthorities"))
     }
@@ -900,6 +917,7 @@ public typealias ChangeTrackedEntity = Model<ChangeTrackedEntityFields>
 /// The properties of a `ChangeTrackedEntity`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.changeTrackedEntity`; inherited `id` from `microsoft.graph.entity`.
 public enum ChangeTrackedEntityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -989,6 +1007,7 @@ public typealias Channel = Model<ChannelFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `allMembers`, `enabledApps`, `filesFolder`, `members`,
 ///   `messages`, `sharedWithTeams`, `tabs`.
+/// - Remark: Generated from `microsoft.graph.channel`; inherited `id` from `microsoft.graph.entity`.
 public enum ChannelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1259,33 +1278,46 @@ public struct ChannelRequestBuilder: ModelRequestBuilder {
     }
 
     /// `allMembers.request()` lists them; `allMembers("conversationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/allMembers`.
     public var allMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
         .init(client: client, path: path.appending("allMembers"))
     }
 
     /// `enabledApps.request()` lists them; `enabledApps("teamsApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/enabledApps`.
     public var enabledApps: CollectionRequestBuilder<TeamsAppRequestBuilder> {
         .init(client: client, path: path.appending("enabledApps"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.channel/filesFolder`.
     public var filesFolder: DriveItemRequestBuilder { .init(client: client, path: path.appending("filesFolder")) }
 
     /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/members`.
     public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/messages`.
     public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `sharedWithTeams.request()` lists them; `sharedWithTeams("sharedWithChannelTeamInfo-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/sharedWithTeams`.
     public var sharedWithTeams: CollectionRequestBuilder<SharedWithChannelTeamInfoRequestBuilder> {
         .init(client: client, path: path.appending("sharedWithTeams"))
     }
 
     /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.channel/tabs`.
     public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
         .init(client: client, path: path.appending("tabs"))
     }
@@ -1440,6 +1472,7 @@ public typealias Chat = Model<ChatFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `installedApps`, `lastMessagePreview`, `members`,
 ///   `messages`, `permissionGrants`, `pinnedMessages`, `tabs`, `targetedMessages`.
+/// - Remark: Generated from `microsoft.graph.chat`; inherited `id` from `microsoft.graph.entity`.
 public enum ChatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1526,6 +1559,7 @@ public struct ChatMembersNotificationRecipientFields: FieldSet {
         fields: ChatMembersNotificationRecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.chatMembersNotificationRecipient/chatId`.
     public let chatId: Field<String>
 
     private init() {
@@ -1542,6 +1576,7 @@ public typealias ChatMessage = Model<ChatMessageFields>
 /// The properties of a `ChatMessage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `hostedContents`, `replies`.
+/// - Remark: Generated from `microsoft.graph.chatMessage`; inherited `id` from `microsoft.graph.entity`.
 public enum ChatMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1664,6 +1699,9 @@ public enum ChatMessageAttachmentFields: FieldSet {
 public typealias ChatMessageFromIdentitySet = Model<ChatMessageFromIdentitySetFields>
 
 /// The properties of a `ChatMessageFromIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessageFromIdentitySet`; inherited `application`, `device`, `user`
+///   from `microsoft.graph.identitySet`.
 public enum ChatMessageFromIdentitySetFields: FieldSet {
     public typealias Table = (application: Field<Identity>, device: Field<Identity>, user: Field<Identity>)
 
@@ -1705,6 +1743,9 @@ public enum ChatMessageHistoryItemFields: FieldSet {
 public typealias ChatMessageHostedContent = Model<ChatMessageHostedContentFields>
 
 /// The properties of a `ChatMessageHostedContent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessageHostedContent`; inherited `id` from `microsoft.graph.entity`;
+///   `contentBytes`, `contentType` from `microsoft.graph.teamworkHostedContent`.
 public enum ChatMessageHostedContentFields: FieldSet {
     public typealias Table = (id: Field<String>, contentBytes: Field<Data>, contentType: Field<String>)
 

@@ -11,6 +11,8 @@ import Foundation
 public typealias ChatMessageInfo = Model<ChatMessageInfoFields>
 
 /// The properties of a `ChatMessageInfo`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessageInfo`; inherited `id` from `microsoft.graph.entity`.
 public enum ChatMessageInfoFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -83,6 +85,9 @@ public enum ChatMessageMentionFields: FieldSet {
 public typealias ChatMessageMentionedIdentitySet = Model<ChatMessageMentionedIdentitySetFields>
 
 /// The properties of a `ChatMessageMentionedIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessageMentionedIdentitySet`; inherited `application`, `device`,
+///   `user` from `microsoft.graph.identitySet`.
 public enum ChatMessageMentionedIdentitySetFields: FieldSet {
     public typealias Table = (
         application: Field<Identity>,
@@ -255,6 +260,9 @@ public enum ChatMessageReactionFields: FieldSet {
 public typealias ChatMessageReactionIdentitySet = Model<ChatMessageReactionIdentitySetFields>
 
 /// The properties of a `ChatMessageReactionIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.chatMessageReactionIdentitySet`; inherited `application`, `device`, `user`
+///   from `microsoft.graph.identitySet`.
 public enum ChatMessageReactionIdentitySetFields: FieldSet {
     public typealias Table = (application: Field<Identity>, device: Field<Identity>, user: Field<Identity>)
 
@@ -299,11 +307,15 @@ public struct ChatMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chatMessage/hostedContents`.
     public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
         .init(client: client, path: path.appending("hostedContents"))
     }
 
     /// `replies.request()` lists them; `replies("chatMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chatMessage/replies`.
     public var replies: CollectionRequestBuilder<ChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
@@ -447,40 +459,55 @@ public struct ChatRequestBuilder: ModelRequestBuilder {
     }
 
     /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/installedApps`.
     public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
         .init(client: client, path: path.appending("installedApps"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.chat/lastMessagePreview`.
     public var lastMessagePreview: ChatMessageInfoRequestBuilder {
         .init(client: client, path: path.appending("lastMessagePreview"))
     }
 
     /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/members`.
     public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `messages.request()` lists them; `messages("chatMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/messages`.
     public var messages: CollectionRequestBuilder<ChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
     /// `pinnedMessages.request()` lists them; `pinnedMessages("pinnedChatMessageInfo-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/pinnedMessages`.
     public var pinnedMessages: CollectionRequestBuilder<PinnedChatMessageInfoRequestBuilder> {
         .init(client: client, path: path.appending("pinnedMessages"))
     }
 
     /// `tabs.request()` lists them; `tabs("teamsTab-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/tabs`.
     public var tabs: CollectionRequestBuilder<TeamsTabRequestBuilder> {
         .init(client: client, path: path.appending("tabs"))
     }
 
     /// `targetedMessages.request()` lists them; `targetedMessages("targetedChatMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.chat/targetedMessages`.
     public var targetedMessages: CollectionRequestBuilder<TargetedChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("targetedMessages"))
     }
@@ -598,6 +625,8 @@ public typealias ChatRestrictions = Model<ChatRestrictionsFields>
 /// The properties of a `ChatRestrictions`, inherited ones included.
 public struct ChatRestrictionsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.chatRestrictions", fields: ChatRestrictionsFields())
+
+    /// - Remark: Generated from `microsoft.graph.chatRestrictions/allowTextOnly`.
     public let allowTextOnly: Field<Bool>
 
     private init() {
@@ -707,6 +736,8 @@ extension CheckInMethod {
 public typealias ChecklistItem = Model<ChecklistItemFields>
 
 /// The properties of a `ChecklistItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.checklistItem`; inherited `id` from `microsoft.graph.entity`.
 public enum ChecklistItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -829,6 +860,9 @@ public typealias ClaimsMappingPolicy = Model<ClaimsMappingPolicyFields>
 /// The properties of a `ClaimsMappingPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.claimsMappingPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`; `definition`, `isOrganizationDefault`, `appliesTo` from `microsoft.graph.stsPolicy`.
 public enum ClaimsMappingPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -894,6 +928,8 @@ public struct ClaimsMappingPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.claimsMappingPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -1019,6 +1055,9 @@ public enum ClassifcationErrorBaseFields: FieldSet {
 public typealias ClassificationError = Model<ClassificationErrorFields>
 
 /// The properties of a `ClassificationError`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.classificationError`; inherited `code`, `innerError`, `message`, `target`
+///   from `microsoft.graph.classifcationErrorBase`.
 public enum ClassificationErrorFields: FieldSet {
     public typealias Table = (
         code: Field<String>,
@@ -1100,6 +1139,7 @@ public struct ClientCertificateAuthenticationFields: FieldSet {
         fields: ClientCertificateAuthenticationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.clientCertificateAuthentication/certificateList`.
     public let certificateList: Field<[Pkcs12CertificateInformation]>
 
     private init() {
@@ -1136,6 +1176,9 @@ extension ClonableTeamParts {
 public typealias CloudAppSecuritySessionControl = Model<CloudAppSecuritySessionControlFields>
 
 /// The properties of a `CloudAppSecuritySessionControl`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudAppSecuritySessionControl`; inherited `isEnabled` from
+///   `microsoft.graph.conditionalAccessSessionControl`.
 public enum CloudAppSecuritySessionControlFields: FieldSet {
     public typealias Table = (isEnabled: Field<Bool>, cloudAppSecurityType: Field<CloudAppSecuritySessionControlType>)
 
@@ -1195,6 +1238,8 @@ public enum CloudAppSecurityStateFields: FieldSet {
 public typealias CloudClipboardItem = Model<CloudClipboardItemFields>
 
 /// The properties of a `CloudClipboardItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudClipboardItem`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudClipboardItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1261,6 +1306,7 @@ public typealias CloudClipboardRoot = Model<CloudClipboardRootFields>
 /// The properties of a `CloudClipboardRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `items`.
+/// - Remark: Generated from `microsoft.graph.cloudClipboardRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudClipboardRootFields: FieldSet {
     public typealias Table = (id: Field<String>, items: Field<[CloudClipboardItem]>)
 
@@ -1294,6 +1340,8 @@ public struct CloudClipboardRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `items.request()` lists them; `items("cloudClipboardItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudClipboardRoot/items`.
     public var items: CollectionRequestBuilder<CloudClipboardItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
@@ -1374,32 +1422,44 @@ public struct CloudCommunicationsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/adhocCalls`.
     public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
         .init(client: client, path: path.appending("adhocCalls"))
     }
 
     /// `callRecords.request()` lists them; `callRecords("callRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/callRecords`.
     public var callRecords: CollectionRequestBuilder<CallRecordsCallRecordRequestBuilder> {
         .init(client: client, path: path.appending("callRecords"))
     }
 
     /// `calls.request()` lists them; `calls("call-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/calls`.
     public var calls: CollectionRequestBuilder<CallRequestBuilder> {
         .init(client: client, path: path.appending("calls"))
     }
 
     /// `onlineMeetingConversations.request()` lists them;
     /// `onlineMeetingConversations("onlineMeetingEngagementConversation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/onlineMeetingConversations`.
     public var onlineMeetingConversations: CollectionRequestBuilder<OnlineMeetingEngagementConversationRequestBuilder> {
         .init(client: client, path: path.appending("onlineMeetingConversations"))
     }
 
     /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/onlineMeetings`.
     public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
         .init(client: client, path: path.appending("onlineMeetings"))
     }
 
     /// `presences.request()` lists them; `presences("presence-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudCommunications/presences`.
     public var presences: CollectionRequestBuilder<PresenceRequestBuilder> {
         .init(client: client, path: path.appending("presences"))
     }
@@ -1462,6 +1522,9 @@ public enum CloudFlareRulesetModelFields: FieldSet {
 public typealias CloudFlareVerifiedDetailsModel = Model<CloudFlareVerifiedDetailsModelFields>
 
 /// The properties of a `CloudFlareVerifiedDetailsModel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudFlareVerifiedDetailsModel`; inherited `dnsConfiguration` from
+///   `microsoft.graph.webApplicationFirewallVerifiedDetails`.
 public enum CloudFlareVerifiedDetailsModelFields: FieldSet {
     public typealias Table = (
         dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>,
@@ -1490,6 +1553,9 @@ public enum CloudFlareVerifiedDetailsModelFields: FieldSet {
 public typealias CloudFlareWebApplicationFirewallProvider = Model<CloudFlareWebApplicationFirewallProviderFields>
 
 /// The properties of a `CloudFlareWebApplicationFirewallProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudFlareWebApplicationFirewallProvider`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.webApplicationFirewallProvider`.
 public enum CloudFlareWebApplicationFirewallProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1553,6 +1619,8 @@ public struct CloudFlareWebApplicationFirewallProviderRequestBuilder: ModelReque
 public typealias CloudPC = Model<CloudPCFields>
 
 /// The properties of a `CloudPC`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPC`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPCFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -200,6 +200,8 @@ extension CloudPcAuditCategory {
 public typealias CloudPcAuditEvent = Model<CloudPcAuditEventFields>
 
 /// The properties of a `CloudPcAuditEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcAuditEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcAuditEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -314,6 +316,8 @@ public enum CloudPcAuditResourceFields: FieldSet {
 public typealias CloudPcDeviceImage = Model<CloudPcDeviceImageFields>
 
 /// The properties of a `CloudPcDeviceImage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcDeviceImage`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcDeviceImageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -518,6 +522,8 @@ extension CloudPcDomainJoinType {
 public typealias CloudPcGalleryImage = Model<CloudPcGalleryImageFields>
 
 /// The properties of a `CloudPcGalleryImage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcGalleryImage`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcGalleryImageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -660,6 +666,9 @@ public enum CloudPcManagementGroupAssignmentTargetFields: FieldSet {
 public typealias CloudPcOnPremisesConnection = Model<CloudPcOnPremisesConnectionFields>
 
 /// The properties of a `CloudPcOnPremisesConnection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcOnPremisesConnection`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CloudPcOnPremisesConnectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1202,6 +1211,7 @@ public typealias CloudPcProvisioningPolicy = Model<CloudPcProvisioningPolicyFiel
 /// The properties of a `CloudPcProvisioningPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcProvisioningPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1259,6 +1269,8 @@ public typealias CloudPcProvisioningPolicyAssignment = Model<CloudPcProvisioning
 /// The properties of a `CloudPcProvisioningPolicyAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignedUsers`.
+/// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CloudPcProvisioningPolicyAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1296,6 +1308,8 @@ public struct CloudPcProvisioningPolicyAssignmentRequestBuilder: ModelRequestBui
     }
 
     /// `assignedUsers.request()` lists them; `assignedUsers("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAssignment/assignedUsers`.
     public var assignedUsers: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("assignedUsers"))
     }
@@ -1314,6 +1328,7 @@ public struct CloudPcProvisioningPolicyAutopatchFields: FieldSet {
         fields: CloudPcProvisioningPolicyAutopatchFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicyAutopatch/autopatchGroupId`.
     public let autopatchGroupId: Field<String>
 
     private init() {
@@ -1361,6 +1376,8 @@ public struct CloudPcProvisioningPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("cloudPcProvisioningPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudPcProvisioningPolicy/assignments`.
     public var assignments: CollectionRequestBuilder<CloudPcProvisioningPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -1493,6 +1510,7 @@ public struct CloudPcReportFields: FieldSet {
         fields: CloudPcReportFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1603,6 +1621,8 @@ public enum CloudPcRestorePointSettingFields: FieldSet {
 public typealias CloudPcServicePlan = Model<CloudPcServicePlanFields>
 
 /// The properties of a `CloudPcServicePlan`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcServicePlan`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcServicePlanFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1711,6 +1731,7 @@ public typealias CloudPcUserSetting = Model<CloudPcUserSettingFields>
 /// The properties of a `CloudPcUserSetting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.cloudPcUserSetting`; inherited `id` from `microsoft.graph.entity`.
 public enum CloudPcUserSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1746,6 +1767,9 @@ public enum CloudPcUserSettingFields: FieldSet {
 public typealias CloudPcUserSettingAssignment = Model<CloudPcUserSettingAssignmentFields>
 
 /// The properties of a `CloudPcUserSettingAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.cloudPcUserSettingAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CloudPcUserSettingAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

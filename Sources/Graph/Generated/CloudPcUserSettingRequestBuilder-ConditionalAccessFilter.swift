@@ -28,6 +28,8 @@ public struct CloudPcUserSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("cloudPcUserSettingAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.cloudPcUserSetting/assignments`.
     public var assignments: CollectionRequestBuilder<CloudPcUserSettingAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -54,6 +56,8 @@ public struct CloudPcWindowsSettingFields: FieldSet {
         "microsoft.graph.cloudPcWindowsSetting",
         fields: CloudPcWindowsSettingFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.cloudPcWindowsSetting/locale`.
     public let locale: Field<String>
 
     private init() {
@@ -158,6 +162,7 @@ public typealias ColumnDefinition = Model<ColumnDefinitionFields>
 /// The properties of a `ColumnDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sourceColumn`.
+/// - Remark: Generated from `microsoft.graph.columnDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum ColumnDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -258,6 +263,7 @@ public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.columnDefinition/sourceColumn`.
     public var sourceColumn: ColumnDefinitionRequestBuilder {
         .init(client: client, path: path.appending("sourceColumn"))
     }
@@ -270,6 +276,8 @@ public struct ColumnDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias ColumnLink = Model<ColumnLinkFields>
 
 /// The properties of a `ColumnLink`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.columnLink`; inherited `id` from `microsoft.graph.entity`.
 public enum ColumnLinkFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>)
 
@@ -438,6 +446,8 @@ public typealias CommsNotifications = Model<CommsNotificationsFields>
 /// The properties of a `CommsNotifications`, inherited ones included.
 public struct CommsNotificationsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.commsNotifications", fields: CommsNotificationsFields())
+
+    /// - Remark: Generated from `microsoft.graph.commsNotifications/value`.
     public let value: Field<[CommsNotification]>
 
     private init() {
@@ -452,6 +462,8 @@ public struct CommsNotificationsFields: FieldSet {
 public typealias CommsOperation = Model<CommsOperationFields>
 
 /// The properties of a `CommsOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.commsOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum CommsOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -512,6 +524,9 @@ public struct CommsOperationRequestBuilder: ModelRequestBuilder {
 public typealias CommunicationsApplicationIdentity = Model<CommunicationsApplicationIdentityFields>
 
 /// The properties of a `CommunicationsApplicationIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsApplicationIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CommunicationsApplicationIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -540,6 +555,9 @@ public enum CommunicationsApplicationIdentityFields: FieldSet {
 public typealias CommunicationsApplicationInstanceIdentity = Model<CommunicationsApplicationInstanceIdentityFields>
 
 /// The properties of a `CommunicationsApplicationInstanceIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsApplicationInstanceIdentity`; inherited `displayName`, `id`
+///   from `microsoft.graph.identity`.
 public enum CommunicationsApplicationInstanceIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -567,6 +585,9 @@ public enum CommunicationsApplicationInstanceIdentityFields: FieldSet {
 public typealias CommunicationsEncryptedIdentity = Model<CommunicationsEncryptedIdentityFields>
 
 /// The properties of a `CommunicationsEncryptedIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsEncryptedIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CommunicationsEncryptedIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>)
 
@@ -584,6 +605,9 @@ public enum CommunicationsEncryptedIdentityFields: FieldSet {
 public typealias CommunicationsGuestIdentity = Model<CommunicationsGuestIdentityFields>
 
 /// The properties of a `CommunicationsGuestIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsGuestIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CommunicationsGuestIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, email: Field<String>)
 
@@ -601,6 +625,9 @@ public enum CommunicationsGuestIdentityFields: FieldSet {
 public typealias CommunicationsIdentitySet = Model<CommunicationsIdentitySetFields>
 
 /// The properties of a `CommunicationsIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsIdentitySet`; inherited `application`, `device`, `user` from
+///   `microsoft.graph.identitySet`.
 public enum CommunicationsIdentitySetFields: FieldSet {
     public typealias Table = (
         application: Field<Identity>,
@@ -642,6 +669,9 @@ public enum CommunicationsIdentitySetFields: FieldSet {
 public typealias CommunicationsPhoneIdentity = Model<CommunicationsPhoneIdentityFields>
 
 /// The properties of a `CommunicationsPhoneIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsPhoneIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CommunicationsPhoneIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>)
 
@@ -659,6 +689,9 @@ public enum CommunicationsPhoneIdentityFields: FieldSet {
 public typealias CommunicationsUserIdentity = Model<CommunicationsUserIdentityFields>
 
 /// The properties of a `CommunicationsUserIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.communicationsUserIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum CommunicationsUserIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, tenantId: Field<String>)
 
@@ -678,6 +711,7 @@ public typealias Community = Model<CommunityFields>
 /// The properties of a `Community`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`, `owners`.
+/// - Remark: Generated from `microsoft.graph.community`; inherited `id` from `microsoft.graph.entity`.
 public enum CommunityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -745,9 +779,12 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.community/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
     /// `owners.request()` lists them; `owners("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.community/owners`.
     public var owners: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
@@ -760,6 +797,8 @@ public struct CommunityRequestBuilder: ModelRequestBuilder {
 public typealias CompanySubscription = Model<CompanySubscriptionFields>
 
 /// The properties of a `CompanySubscription`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.companySubscription`; inherited `id` from `microsoft.graph.entity`.
 public enum CompanySubscriptionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -874,6 +913,9 @@ public enum ComplianceInformationFields: FieldSet {
 public typealias ComplianceManagementPartner = Model<ComplianceManagementPartnerFields>
 
 /// The properties of a `ComplianceManagementPartner`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.complianceManagementPartner`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ComplianceManagementPartnerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -920,6 +962,7 @@ public struct ComplianceManagementPartnerAssignmentFields: FieldSet {
         fields: ComplianceManagementPartnerAssignmentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.complianceManagementPartnerAssignment/target`.
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
     private init() {
@@ -1070,6 +1113,7 @@ public struct ConditionalAccessAllExternalTenantsFields: FieldSet {
         fields: ConditionalAccessAllExternalTenantsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessExternalTenants/membershipKind`.
     public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
 
     private init() {
@@ -1119,6 +1163,7 @@ public struct ConditionalAccessAuthenticationFlowsFields: FieldSet {
         fields: ConditionalAccessAuthenticationFlowsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessAuthenticationFlows/transferMethods`.
     public let transferMethods: Field<ConditionalAccessTransferMethods>
 
     private init() {
@@ -1272,6 +1317,7 @@ public struct ConditionalAccessDevicesFields: FieldSet {
         fields: ConditionalAccessDevicesFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessDevices/deviceFilter`.
     public let deviceFilter: Field<ConditionalAccessFilter>
 
     private init() {
@@ -1288,6 +1334,9 @@ public struct ConditionalAccessDevicesFields: FieldSet {
 public typealias ConditionalAccessEnumeratedExternalTenants = Model<ConditionalAccessEnumeratedExternalTenantsFields>
 
 /// The properties of a `ConditionalAccessEnumeratedExternalTenants`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.conditionalAccessEnumeratedExternalTenants`; inherited `membershipKind`
+///   from `microsoft.graph.conditionalAccessExternalTenants`.
 public enum ConditionalAccessEnumeratedExternalTenantsFields: FieldSet {
     public typealias Table = (
         membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>,
@@ -1317,6 +1366,7 @@ public struct ConditionalAccessExternalTenantsFields: FieldSet {
         fields: ConditionalAccessExternalTenantsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessExternalTenants/membershipKind`.
     public let membershipKind: Field<ConditionalAccessExternalTenantsMembershipKind>
 
     private init() {

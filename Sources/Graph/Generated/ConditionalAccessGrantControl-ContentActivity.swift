@@ -194,6 +194,9 @@ public enum ConditionalAccessPlatformsFields: FieldSet {
 public typealias ConditionalAccessPolicy = Model<ConditionalAccessPolicyFields>
 
 /// The properties of a `ConditionalAccessPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.conditionalAccessPolicy`; inherited `deletedDateTime` from
+///   `microsoft.graph.policyDeletableItem`.
 public enum ConditionalAccessPolicyFields: FieldSet {
     public typealias Table = (
         deletedDateTime: Field<Date>,
@@ -308,6 +311,7 @@ public typealias ConditionalAccessRoot = Model<ConditionalAccessRootFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authenticationContextClassReferences`,
 ///   `authenticationStrength`, `deletedItems`, `namedLocations`, `policies`, `templates`.
+/// - Remark: Generated from `microsoft.graph.conditionalAccessRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum ConditionalAccessRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -376,26 +380,34 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
 
     /// `authenticationContextClassReferences.request()` lists them; `authenticationContextClassReferences("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/authenticationContextClassReferences`.
     public var authenticationContextClassReferences:
         CollectionRequestBuilder<AuthenticationContextClassReferenceRequestBuilder>
     {
         .init(client: client, path: path.appending("authenticationContextClassReferences"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/authenticationStrength`.
     public var authenticationStrength: AuthenticationStrengthRootRequestBuilder {
         .init(client: client, path: path.appending("authenticationStrength"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/deletedItems`.
     public var deletedItems: CaPoliciesDeletableRootRequestBuilder {
         .init(client: client, path: path.appending("deletedItems"))
     }
 
     /// `namedLocations.request()` lists them; `namedLocations("namedLocation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/namedLocations`.
     public var namedLocations: CollectionRequestBuilder<NamedLocationRequestBuilder> {
         .init(client: client, path: path.appending("namedLocations"))
     }
 
     /// `policies.request()` lists them; `policies("conditionalAccessPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/policies`.
     public var policies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
         .init(client: client, path: path.appending("policies"))
     }
@@ -404,6 +416,8 @@ public struct ConditionalAccessRootRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `templates.request()` lists them; `templates("conditionalAccessTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessRoot/templates`.
     public var templates: CollectionRequestBuilder<ConditionalAccessTemplateRequestBuilder> {
         .init(
             client: client,
@@ -451,6 +465,7 @@ public struct ConditionalAccessSessionControlFields: FieldSet {
         fields: ConditionalAccessSessionControlFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControl/isEnabled`.
     public let isEnabled: Field<Bool>
 
     private init() {
@@ -513,6 +528,8 @@ extension ConditionalAccessStatus {
 public typealias ConditionalAccessTemplate = Model<ConditionalAccessTemplateFields>
 
 /// The properties of a `ConditionalAccessTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.conditionalAccessTemplate`; inherited `id` from `microsoft.graph.entity`.
 public enum ConditionalAccessTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -615,6 +632,8 @@ public enum ConditionalAccessUsersFields: FieldSet {
 public typealias ConfigurationBaseline = Model<ConfigurationBaselineFields>
 
 /// The properties of a `ConfigurationBaseline`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.configurationBaseline`; inherited `id` from `microsoft.graph.entity`.
 public enum ConfigurationBaselineFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -689,6 +708,7 @@ public typealias ConfigurationDrift = Model<ConfigurationDriftFields>
 ///
 /// - `baselineResourceDisplayName`, `driftedProperties`, `firstReportedDateTime`, `monitorId`,
 ///   `resourceInstanceIdentifier`, `resourceType`, `status`, `tenantId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.configurationDrift`; inherited `id` from `microsoft.graph.entity`.
 public enum ConfigurationDriftFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -748,6 +768,7 @@ public typealias ConfigurationManagement = Model<ConfigurationManagementFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `configurationDrifts`, `configurationMonitoringResults`,
 ///   `configurationMonitors`, `configurationSnapshotJobs`, `configurationSnapshots`.
+/// - Remark: Generated from `microsoft.graph.configurationManagement`; inherited `id` from `microsoft.graph.entity`.
 public enum ConfigurationManagementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -805,29 +826,39 @@ public struct ConfigurationManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `configurationDrifts.request()` lists them; `configurationDrifts("configurationDrift-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.configurationManagement/configurationDrifts`.
     public var configurationDrifts: CollectionRequestBuilder<ConfigurationDriftRequestBuilder> {
         .init(client: client, path: path.appending("configurationDrifts"))
     }
 
     /// `configurationMonitoringResults.request()` lists them;
     /// `configurationMonitoringResults("configurationMonitoringResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.configurationManagement/configurationMonitoringResults`.
     public var configurationMonitoringResults: CollectionRequestBuilder<ConfigurationMonitoringResultRequestBuilder> {
         .init(client: client, path: path.appending("configurationMonitoringResults"))
     }
 
     /// `configurationMonitors.request()` lists them; `configurationMonitors("configurationMonitor-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.configurationManagement/configurationMonitors`.
     public var configurationMonitors: CollectionRequestBuilder<ConfigurationMonitorRequestBuilder> {
         .init(client: client, path: path.appending("configurationMonitors"))
     }
 
     /// `configurationSnapshotJobs.request()` lists them; `configurationSnapshotJobs("configurationSnapshotJob-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.configurationManagement/configurationSnapshotJobs`.
     public var configurationSnapshotJobs: CollectionRequestBuilder<ConfigurationSnapshotJobRequestBuilder> {
         .init(client: client, path: path.appending("configurationSnapshotJobs"))
     }
 
     /// `configurationSnapshots.request()` lists them; `configurationSnapshots("configurationBaseline-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.configurationManagement/configurationSnapshots`.
     public var configurationSnapshots: CollectionRequestBuilder<ConfigurationBaselineRequestBuilder> {
         .init(client: client, path: path.appending("configurationSnapshots"))
     }
@@ -881,6 +912,7 @@ public struct ConfigurationManagerCollectionAssignmentTargetFields: FieldSet {
         fields: ConfigurationManagerCollectionAssignmentTargetFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.configurationManagerCollectionAssignmentTarget/collectionId`.
     public let collectionId: Field<String>
 
     private init() {
@@ -899,6 +931,7 @@ public typealias ConfigurationMonitor = Model<ConfigurationMonitorFields>
 /// - `createdBy`, `createdDateTime`, `inactivationReason`, `lastModifiedBy`, `lastModifiedDateTime`,
 ///   `monitorRunFrequencyInHours`, `status`, `tenantId`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `baseline`.
+/// - Remark: Generated from `microsoft.graph.configurationMonitor`; inherited `id` from `microsoft.graph.entity`.
 public enum ConfigurationMonitorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -961,6 +994,7 @@ public struct ConfigurationMonitorRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.configurationMonitor/baseline`.
     public var baseline: ConfigurationBaselineRequestBuilder { .init(client: client, path: path.appending("baseline")) }
 }
 
@@ -974,6 +1008,8 @@ public typealias ConfigurationMonitoringResult = Model<ConfigurationMonitoringRe
 ///
 /// - `driftsCount`, `errorDetails`, `monitorId`, `runCompletionDateTime`, `runInitiationDateTime`, `runStatus`,
 ///   `tenantId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.configurationMonitoringResult`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ConfigurationMonitoringResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1031,6 +1067,7 @@ public typealias ConfigurationSnapshotJob = Model<ConfigurationSnapshotJobFields
 ///
 /// - `completedDateTime`, `createdBy`, `createdDateTime`, `errorDetails`, `resourceLocation`, `status`, `tenantId`: Set
 ///   by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.configurationSnapshotJob`; inherited `id` from `microsoft.graph.entity`.
 public enum ConfigurationSnapshotJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1113,6 +1150,7 @@ public typealias ConnectedOrganization = Model<ConnectedOrganizationFields>
 /// The properties of a `ConnectedOrganization`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `externalSponsors`, `internalSponsors`.
+/// - Remark: Generated from `microsoft.graph.connectedOrganization`; inherited `id` from `microsoft.graph.entity`.
 public enum ConnectedOrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1186,11 +1224,15 @@ public struct ConnectedOrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `externalSponsors.request()` lists them; `externalSponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.connectedOrganization/externalSponsors`.
     public var externalSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("externalSponsors"))
     }
 
     /// `internalSponsors.request()` lists them; `internalSponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.connectedOrganization/internalSponsors`.
     public var internalSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("internalSponsors"))
     }
@@ -1239,6 +1281,8 @@ public typealias ConnectionInfo = Model<ConnectionInfoFields>
 /// The properties of a `ConnectionInfo`, inherited ones included.
 public struct ConnectionInfoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.connectionInfo", fields: ConnectionInfoFields())
+
+    /// - Remark: Generated from `microsoft.graph.connectionInfo/url`.
     public let url: Field<String>
 
     private init() {
@@ -1255,6 +1299,8 @@ public typealias ConnectionItem = Model<ConnectionItemFields>
 /// The properties of a `ConnectionItem`, inherited ones included.
 public struct ConnectionItemFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.connectionItem", fields: ConnectionItemFields())
+
+    /// - Remark: Generated from `microsoft.graph.connectionItem/connectionId`.
     public let connectionId: Field<String>
 
     private init() {
@@ -1308,6 +1354,8 @@ public typealias Contact = Model<ContactFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `extensions`, `multiValueExtendedProperties`, `photo`,
 ///   `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.contact`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`.
 public enum ContactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1420,6 +1468,7 @@ public typealias ContactFolder = Model<ContactFolderFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childFolders`, `contacts`, `multiValueExtendedProperties`,
 ///   `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.contactFolder`; inherited `id` from `microsoft.graph.entity`.
 public enum ContactFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1486,23 +1535,31 @@ public struct ContactFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childFolders.request()` lists them; `childFolders("contactFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contactFolder/childFolders`.
     public var childFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
         .init(client: client, path: path.appending("childFolders"))
     }
 
     /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contactFolder/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contactFolder/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contactFolder/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1599,24 +1656,32 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contact/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contact/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contact/photo`.
     public var photo: ProfilePhotoRequestBuilder {
         .init(client: client, path: path.appending("photo", refusing: [.delete]))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contact/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1647,6 +1712,8 @@ public typealias ContainerFilter = Model<ContainerFilterFields>
 /// The properties of a `ContainerFilter`, inherited ones included.
 public struct ContainerFilterFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.containerFilter", fields: ContainerFilterFields())
+
+    /// - Remark: Generated from `microsoft.graph.containerFilter/includedContainers`.
     public let includedContainers: Field<[String]>
 
     private init() {
@@ -1661,6 +1728,8 @@ public struct ContainerFilterFields: FieldSet {
 public typealias ContentActivity = Model<ContentActivityFields>
 
 /// The properties of a `ContentActivity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.contentActivity`; inherited `id` from `microsoft.graph.entity`.
 public enum ContentActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

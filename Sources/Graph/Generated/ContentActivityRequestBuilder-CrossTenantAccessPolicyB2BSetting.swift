@@ -132,6 +132,7 @@ public struct ContentSharingSessionFields: FieldSet {
         fields: ContentSharingSessionFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -168,6 +169,7 @@ public typealias ContentType = Model<ContentTypeFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `base`, `baseTypes`, `columnLinks`, `columnPositions`,
 ///   `columns`.
+/// - Remark: Generated from `microsoft.graph.contentType`; inherited `id` from `microsoft.graph.entity`.
 public enum ContentTypeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -295,24 +297,33 @@ public struct ContentTypeRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.contentType/base`.
     public var base: ContentTypeRequestBuilder { .init(client: client, path: path.appending("base")) }
 
     /// `baseTypes.request()` lists them; `baseTypes("contentType-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contentType/baseTypes`.
     public var baseTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
         .init(client: client, path: path.appending("baseTypes"))
     }
 
     /// `columnLinks.request()` lists them; `columnLinks("columnLink-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contentType/columnLinks`.
     public var columnLinks: CollectionRequestBuilder<ColumnLinkRequestBuilder> {
         .init(client: client, path: path.appending("columnLinks"))
     }
 
     /// `columnPositions.request()` lists them; `columnPositions("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contentType/columnPositions`.
     public var columnPositions: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("columnPositions"))
     }
 
     /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.contentType/columns`.
     public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
@@ -395,6 +406,9 @@ extension CollectionRequestBuilder where ItemBuilder == ContentTypeRequestBuilde
 public typealias Contract = Model<ContractFields>
 
 /// The properties of a `Contract`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.contract`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum ContractFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -552,6 +566,8 @@ extension CollectionRequestBuilder where ItemBuilder == ContractRequestBuilder {
 public typealias ControlConfiguration = Model<ControlConfigurationFields>
 
 /// The properties of a `ControlConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.controlConfiguration`; inherited `id` from `microsoft.graph.entity`.
 public enum ControlConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -631,6 +647,7 @@ public typealias Conversation = Model<ConversationFields>
 /// The properties of a `Conversation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `threads`.
+/// - Remark: Generated from `microsoft.graph.conversation`; inherited `id` from `microsoft.graph.entity`.
 public enum ConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -666,6 +683,8 @@ public enum ConversationFields: FieldSet {
 public typealias ConversationMember = Model<ConversationMemberFields>
 
 /// The properties of a `ConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.conversationMember`; inherited `id` from `microsoft.graph.entity`.
 public enum ConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -792,6 +811,8 @@ public struct ConversationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `threads.request()` lists them; `threads("conversationThread-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conversation/threads`.
     public var threads: CollectionRequestBuilder<ConversationThreadRequestBuilder> {
         .init(client: client, path: path.appending("threads"))
     }
@@ -806,6 +827,7 @@ public typealias ConversationThread = Model<ConversationThreadFields>
 /// The properties of a `ConversationThread`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `posts`.
+/// - Remark: Generated from `microsoft.graph.conversationThread`; inherited `id` from `microsoft.graph.entity`.
 public enum ConversationThreadFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -873,6 +895,8 @@ public struct ConversationThreadRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `posts.request()` lists them; `posts("post-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.conversationThread/posts`.
     public var posts: CollectionRequestBuilder<PostRequestBuilder> {
         .init(client: client, path: path.appending("posts", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -912,6 +936,7 @@ public typealias CopilotAdmin = Model<CopilotAdminFields>
 /// The properties of a `CopilotAdmin`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `catalog`, `settings`.
+/// - Remark: Generated from `microsoft.graph.copilotAdmin`; inherited `id` from `microsoft.graph.entity`.
 public enum CopilotAdminFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -935,6 +960,7 @@ public typealias CopilotAdminCatalog = Model<CopilotAdminCatalogFields>
 /// The properties of a `CopilotAdminCatalog`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `packages`.
+/// - Remark: Generated from `microsoft.graph.copilotAdminCatalog`; inherited `id` from `microsoft.graph.entity`.
 public enum CopilotAdminCatalogFields: FieldSet {
     public typealias Table = (id: Field<String>, packages: Field<[CopilotPackageDetail]>)
 
@@ -979,6 +1005,8 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `packages.request()` lists them; `packages("copilotPackageDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.copilotAdminCatalog/packages`.
     public var packages: CollectionRequestBuilder<CopilotPackageDetailRequestBuilder> {
         .init(
             client: client,
@@ -994,6 +1022,8 @@ public struct CopilotAdminCatalogRequestBuilder: ModelRequestBuilder {
 public typealias CopilotAdminLimitedMode = Model<CopilotAdminLimitedModeFields>
 
 /// The properties of a `CopilotAdminLimitedMode`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.copilotAdminLimitedMode`; inherited `id` from `microsoft.graph.entity`.
 public enum CopilotAdminLimitedModeFields: FieldSet {
     public typealias Table = (id: Field<String>, groupId: Field<String>, isEnabledForGroup: Field<Bool>)
 
@@ -1048,8 +1078,10 @@ public struct CopilotAdminRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.copilotAdmin/catalog`.
     public var catalog: CopilotAdminCatalogRequestBuilder { .init(client: client, path: path.appending("catalog")) }
 
+    /// - Remark: Generated from `microsoft.graph.copilotAdmin/settings`.
     public var settings: CopilotAdminSettingRequestBuilder { .init(client: client, path: path.appending("settings")) }
 }
 
@@ -1062,6 +1094,7 @@ public typealias CopilotAdminSetting = Model<CopilotAdminSettingFields>
 /// The properties of a `CopilotAdminSetting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `limitedMode`.
+/// - Remark: Generated from `microsoft.graph.copilotAdminSetting`; inherited `id` from `microsoft.graph.entity`.
 public enum CopilotAdminSettingFields: FieldSet {
     public typealias Table = (id: Field<String>, limitedMode: Field<CopilotAdminLimitedMode>)
 
@@ -1094,6 +1127,7 @@ public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.copilotAdminSetting/limitedMode`.
     public var limitedMode: CopilotAdminLimitedModeRequestBuilder {
         .init(client: client, path: path.appending("limitedMode"))
     }
@@ -1106,6 +1140,8 @@ public struct CopilotAdminSettingRequestBuilder: ModelRequestBuilder {
 public typealias CopilotPackage = Model<CopilotPackageFields>
 
 /// The properties of a `CopilotPackage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.copilotPackage`; inherited `id` from `microsoft.graph.entity`.
 public enum CopilotPackageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1164,6 +1200,11 @@ public enum CopilotPackageFields: FieldSet {
 public typealias CopilotPackageDetail = Model<CopilotPackageDetailFields>
 
 /// The properties of a `CopilotPackageDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.copilotPackageDetail`; inherited `id` from `microsoft.graph.entity`;
+///   `appId`, `assetId`, `availableTo`, `createdDateTime`, `deployedTo`, `displayName`, `elementTypes`, `isBlocked`,
+///   `lastModifiedDateTime`, `manifestId`, `manifestVersion`, `ownerId`, `platform`, `publisher`, `shortDescription`,
+///   `supportedHosts`, `type`, `version` from `microsoft.graph.copilotPackage`.
 public enum CopilotPackageDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1288,6 +1329,7 @@ public struct CopilotReportRootFields: FieldSet {
         fields: CopilotReportRootFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1414,15 +1456,20 @@ public struct CopilotRootRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.copilotRoot/admin`.
     public var admin: CopilotAdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
 
+    /// - Remark: Generated from `microsoft.graph.copilotRoot/interactionHistory`.
     public var interactionHistory: AiInteractionHistoryRequestBuilder {
         .init(client: client, path: path.appending("interactionHistory"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.copilotRoot/reports`.
     public var reports: CopilotReportRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
 
     /// `users.request()` lists them; `users("aiUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.copilotRoot/users`.
     public var users: CollectionRequestBuilder<AiUserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
@@ -1520,6 +1567,10 @@ extension CountryLookupMethodType {
 public typealias CountryNamedLocation = Model<CountryNamedLocationFields>
 
 /// The properties of a `CountryNamedLocation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.countryNamedLocation`; inherited `deletedDateTime` from
+///   `microsoft.graph.policyDeletableItem`; `createdDateTime`, `displayName`, `id`, `modifiedDateTime` from
+///   `microsoft.graph.namedLocation`.
 public enum CountryNamedLocationFields: FieldSet {
     public typealias Table = (
         deletedDateTime: Field<Date>,
@@ -1640,6 +1691,9 @@ public typealias CrossTenantAccessPolicy = Model<CrossTenantAccessPolicyFields>
 /// The properties of a `CrossTenantAccessPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `default`, `partners`, `templates`.
+/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum CrossTenantAccessPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1684,6 +1738,7 @@ public struct CrossTenantAccessPolicyAppServiceConnectSettingFields: FieldSet {
         fields: CrossTenantAccessPolicyAppServiceConnectSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyAppServiceConnectSetting/applications`.
     public let applications: Field<CrossTenantAccessPolicyTargetConfiguration>
 
     private init() {

@@ -13,6 +13,9 @@ import Foundation
 public typealias CrossTenantAccessPolicyConfigurationDefault = Model<CrossTenantAccessPolicyConfigurationDefaultFields>
 
 /// The properties of a `CrossTenantAccessPolicyConfigurationDefault`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationDefault`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CrossTenantAccessPolicyConfigurationDefaultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -165,10 +168,13 @@ public struct CrossTenantAccessPolicyConfigurationPartnerRequestBuilder: ModelRe
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyConfigurationPartner/identitySynchronization`.
     public var identitySynchronization: CrossTenantIdentitySyncPolicyPartnerRequestBuilder {
         .init(client: client, path: path.appending("identitySynchronization"))
     }
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.crossTenantAccessPolicyConfigurationPartner/serviceProviderConstraints`.
     public var serviceProviderConstraints: ServiceProviderConstraintsRequestBuilder {
         .init(client: client, path: path.appending("serviceProviderConstraints"))
     }
@@ -214,6 +220,7 @@ public struct CrossTenantAccessPolicyM365CollaborationInboundSettingFields: Fiel
         fields: CrossTenantAccessPolicyM365CollaborationInboundSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyM365CollaborationInboundSetting/users`.
     public let users: Field<CrossTenantAccessPolicyTargetConfiguration>
 
     private init() {
@@ -237,6 +244,8 @@ public struct CrossTenantAccessPolicyM365CollaborationOutboundSettingFields: Fie
         fields: CrossTenantAccessPolicyM365CollaborationOutboundSettingFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.crossTenantAccessPolicyM365CollaborationOutboundSetting/usersAndGroups`.
     public let usersAndGroups: Field<CrossTenantAccessPolicyTargetConfiguration>
 
     private init() {
@@ -286,15 +295,19 @@ public struct CrossTenantAccessPolicyRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/default`.
     public var `default`: CrossTenantAccessPolicyConfigurationDefaultRequestBuilder {
         .init(client: client, path: path.appending("default"))
     }
 
     /// `partners.request()` lists them; `partners("crossTenantAccessPolicyConfigurationPartner-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/partners`.
     public var partners: CollectionRequestBuilder<CrossTenantAccessPolicyConfigurationPartnerRequestBuilder> {
         .init(client: client, path: path.appending("partners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/templates`.
     public var templates: PolicyTemplateRequestBuilder { .init(client: client, path: path.appending("templates")) }
 
     /// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicy/checkMemberGroups` (POST).
@@ -465,6 +478,9 @@ extension CrossTenantAccessPolicyTargetType {
 public typealias CrossTenantAccessPolicyTenantRestrictions = Model<CrossTenantAccessPolicyTenantRestrictionsFields>
 
 /// The properties of a `CrossTenantAccessPolicyTenantRestrictions`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.crossTenantAccessPolicyTenantRestrictions`; inherited `applications`,
+///   `usersAndGroups` from `microsoft.graph.crossTenantAccessPolicyB2BSetting`.
 public enum CrossTenantAccessPolicyTenantRestrictionsFields: FieldSet {
     public typealias Table = (
         applications: Field<CrossTenantAccessPolicyTargetConfiguration>,
@@ -543,6 +559,7 @@ public struct CrossTenantUserSyncInboundFields: FieldSet {
         fields: CrossTenantUserSyncInboundFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.crossTenantUserSyncInbound/isSyncAllowed`.
     public let isSyncAllowed: Field<Bool>
 
     private init() {
@@ -594,6 +611,8 @@ public typealias CurrencyColumn = Model<CurrencyColumnFields>
 /// The properties of a `CurrencyColumn`, inherited ones included.
 public struct CurrencyColumnFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.currencyColumn", fields: CurrencyColumnFields())
+
+    /// - Remark: Generated from `microsoft.graph.currencyColumn/locale`.
     public let locale: Field<String>
 
     private init() {
@@ -616,6 +635,7 @@ public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
         fields: CustomAppManagementApplicationConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.customAppManagementApplicationConfiguration/identifierUris`.
     public let identifierUris: Field<IdentifierUriConfiguration>
 
     private init() {
@@ -630,6 +650,9 @@ public struct CustomAppManagementApplicationConfigurationFields: FieldSet {
 public typealias CustomAppManagementConfiguration = Model<CustomAppManagementConfigurationFields>
 
 /// The properties of a `CustomAppManagementConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customAppManagementConfiguration`; inherited `keyCredentials`,
+///   `passwordCredentials` from `microsoft.graph.appManagementConfiguration`.
 public enum CustomAppManagementConfigurationFields: FieldSet {
     public typealias Table = (
         keyCredentials: Field<[KeyCredentialConfiguration]>,
@@ -657,6 +680,10 @@ public enum CustomAppManagementConfigurationFields: FieldSet {
 public typealias CustomAuthenticationExtension = Model<CustomAuthenticationExtensionFields>
 
 /// The properties of a `CustomAuthenticationExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customAuthenticationExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`.
 public enum CustomAuthenticationExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -766,6 +793,8 @@ extension CollectionRequestBuilder where ItemBuilder == CustomAuthenticationExte
 public typealias CustomCalloutExtension = Model<CustomCalloutExtensionFields>
 
 /// The properties of a `CustomCalloutExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customCalloutExtension`; inherited `id` from `microsoft.graph.entity`.
 public enum CustomCalloutExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -824,6 +853,9 @@ public typealias CustomDataProvidedResource = Model<CustomDataProvidedResourceFi
 /// The properties of a `CustomDataProvidedResource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `environment`, `roles`, `scopes`, `uploadSessions`.
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResource`; inherited `id` from `microsoft.graph.entity`;
+///   `attributes`, `createdDateTime`, `description`, `displayName`, `modifiedDateTime`, `originId`, `originSystem`,
+///   `environment`, `roles`, `scopes`, `uploadSessions` from `microsoft.graph.accessPackageResource`.
 public enum CustomDataProvidedResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -874,6 +906,9 @@ public typealias CustomDataProvidedResourceAccessReviewUploadSession =
 /// The properties of a `CustomDataProvidedResourceAccessReviewUploadSession`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `files`.
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `data`, `isUploadDone`, `referenceId`, `stats`, `status`, `files`
+///   from `microsoft.graph.customDataProvidedResourceUploadSession`.
 public enum CustomDataProvidedResourceAccessReviewUploadSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -926,6 +961,8 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
     }
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceAccessReviewUploadSession/files`.
     public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
@@ -949,6 +986,9 @@ public struct CustomDataProvidedResourceAccessReviewUploadSessionRequestBuilder:
 public typealias CustomDataProvidedResourceFile = Model<CustomDataProvidedResourceFileFields>
 
 /// The properties of a `CustomDataProvidedResourceFile`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceFile`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CustomDataProvidedResourceFileFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>, size: Field<Int64>, uploadedDateTime: Field<Date>)
 
@@ -993,6 +1033,10 @@ public typealias CustomDataProvidedResourcePayloadsAccessReviewContextData =
     Model<CustomDataProvidedResourcePayloadsAccessReviewContextDataFields>
 
 /// The properties of a `CustomDataProvidedResourcePayloadsAccessReviewContextData`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextData`; inherited
+///   `reviewDefinitionId`, `reviewInstanceId` from
+///   `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase`.
 public enum CustomDataProvidedResourcePayloadsAccessReviewContextDataFields: FieldSet {
     public typealias Table = (reviewDefinitionId: Field<String>, reviewInstanceId: Field<String>)
 
@@ -1039,6 +1083,10 @@ public typealias CustomDataProvidedResourcePayloadsApplyDecisionContextData =
     Model<CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields>
 
 /// The properties of a `CustomDataProvidedResourcePayloadsApplyDecisionContextData`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResourcePayloads.applyDecisionContextData`; inherited
+///   `reviewDefinitionId`, `reviewInstanceId` from
+///   `microsoft.graph.customDataProvidedResourcePayloads.accessReviewContextDataBase`.
 public enum CustomDataProvidedResourcePayloadsApplyDecisionContextDataFields: FieldSet {
     public typealias Table = (reviewDefinitionId: Field<String>, reviewInstanceId: Field<String>)
 
@@ -1098,22 +1146,29 @@ public struct CustomDataProvidedResourceRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResource/environment`.
     public var environment: AccessPackageResourceEnvironmentRequestBuilder {
         .init(client: client, path: path.appending("environment"))
     }
 
     /// `roles.request()` lists them; `roles("accessPackageResourceRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResource/roles`.
     public var roles: CollectionRequestBuilder<AccessPackageResourceRoleRequestBuilder> {
         .init(client: client, path: path.appending("roles"))
     }
 
     /// `scopes.request()` lists them; `scopes("accessPackageResourceScope-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResource/scopes`.
     public var scopes: CollectionRequestBuilder<AccessPackageResourceScopeRequestBuilder> {
         .init(client: client, path: path.appending("scopes"))
     }
 
     /// `uploadSessions.request()` lists them; `uploadSessions("customDataProvidedResourceUploadSession-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResource/uploadSessions`.
     public var uploadSessions: CollectionRequestBuilder<CustomDataProvidedResourceUploadSessionRequestBuilder> {
         .init(client: client, path: path.appending("uploadSessions"))
     }
@@ -1137,6 +1192,8 @@ public typealias CustomDataProvidedResourceUploadSession = Model<CustomDataProvi
 /// The properties of a `CustomDataProvidedResourceUploadSession`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `files`.
+/// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CustomDataProvidedResourceUploadSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1182,6 +1239,7 @@ public struct CustomDataProvidedResourceUploadSessionRequestFields: FieldSet {
         fields: CustomDataProvidedResourceUploadSessionRequestFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSessionRequest/data`.
     public let data: Field<CustomDataProvidedResourcePayloadsData>
 
     private init() {
@@ -1213,6 +1271,8 @@ public struct CustomDataProvidedResourceUploadSessionRequestBuilder: ModelReques
     }
 
     /// `files.request()` lists them; `files("customDataProvidedResourceFile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customDataProvidedResourceUploadSession/files`.
     public var files: CollectionRequestBuilder<CustomDataProvidedResourceFileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
@@ -1325,6 +1385,7 @@ public struct CustomExtensionCallbackConfigurationFields: FieldSet {
         fields: CustomExtensionCallbackConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.customExtensionCallbackConfiguration/timeoutDuration`.
     public let timeoutDuration: Field<String>
 
     private init() {
@@ -1514,6 +1575,8 @@ public typealias CustomExtensionStageSetting = Model<CustomExtensionStageSetting
 /// The properties of a `CustomExtensionStageSetting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `customExtension`.
+/// - Remark: Generated from `microsoft.graph.customExtensionStageSetting`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CustomExtensionStageSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -26,6 +26,7 @@ public struct CustomExtensionStageSettingRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.customExtensionStageSetting/customExtension`.
     public var customExtension: CustomCalloutExtensionRequestBuilder {
         .init(client: client, path: path.appending("customExtension"))
     }
@@ -72,6 +73,8 @@ public typealias CustomSecurityAttributeDefinition = Model<CustomSecurityAttribu
 /// The properties of a `CustomSecurityAttributeDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `allowedValues`.
+/// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum CustomSecurityAttributeDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -127,6 +130,8 @@ public struct CustomSecurityAttributeDefinitionRequestBuilder: ModelRequestBuild
     }
 
     /// `allowedValues.request()` lists them; `allowedValues("allowedValue-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.customSecurityAttributeDefinition/allowedValues`.
     public var allowedValues: CollectionRequestBuilder<AllowedValueRequestBuilder> {
         .init(client: client, path: path.appending("allowedValues"))
     }
@@ -160,6 +165,9 @@ public enum CustomSecurityAttributeExemptionFields: FieldSet {
 public typealias CustomSecurityAttributeStringValueExemption = Model<CustomSecurityAttributeStringValueExemptionFields>
 
 /// The properties of a `CustomSecurityAttributeStringValueExemption`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customSecurityAttributeStringValueExemption`; inherited `id`, `operator`
+///   from `microsoft.graph.customSecurityAttributeExemption`.
 public enum CustomSecurityAttributeStringValueExemptionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -198,6 +206,8 @@ public struct CustomSecurityAttributeValueFields: FieldSet {
 public typealias CustomTimeZone = Model<CustomTimeZoneFields>
 
 /// The properties of a `CustomTimeZone`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customTimeZone`; inherited `name` from `microsoft.graph.timeZoneBase`.
 public enum CustomTimeZoneFields: FieldSet {
     public typealias Table = (
         name: Field<String>,
@@ -225,6 +235,9 @@ public enum CustomTimeZoneFields: FieldSet {
 public typealias CustomTrainingSetting = Model<CustomTrainingSettingFields>
 
 /// The properties of a `CustomTrainingSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.customTrainingSetting`; inherited `settingType` from
+///   `microsoft.graph.trainingSetting`.
 public enum CustomTrainingSettingFields: FieldSet {
     public typealias Table = (
         settingType: Field<TrainingSettingType>,
@@ -256,6 +269,8 @@ public enum CustomTrainingSettingFields: FieldSet {
 public typealias DataPolicyOperation = Model<DataPolicyOperationFields>
 
 /// The properties of a `DataPolicyOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.dataPolicyOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum DataPolicyOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -395,6 +410,7 @@ public typealias DataSecurityAndGovernance = Model<DataSecurityAndGovernanceFiel
 /// The properties of a `DataSecurityAndGovernance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`.
+/// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance`; inherited `id` from `microsoft.graph.entity`.
 public enum DataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (id: Field<String>, sensitivityLabels: Field<[SensitivityLabel]>)
 
@@ -429,6 +445,8 @@ public struct DataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.dataSecurityAndGovernance/sensitivityLabels`.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
         .init(client: client, path: path.appending("sensitivityLabels"))
     }
@@ -447,6 +465,7 @@ public struct DataSourceConfigurationFields: FieldSet {
         fields: DataSourceConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.dataSourceConfiguration/externalItem`.
     public let externalItem: Field<ExternalItemConfiguration>
 
     private init() {
@@ -559,6 +578,8 @@ public typealias DayNote = Model<DayNoteFields>
 /// The properties of a `DayNote`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.dayNote`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum DayNoteFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -643,6 +664,9 @@ extension DayOfWeek {
 public typealias DaylightTimeZoneOffset = Model<DaylightTimeZoneOffsetFields>
 
 /// The properties of a `DaylightTimeZoneOffset`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.daylightTimeZoneOffset`; inherited `dayOccurrence`, `dayOfWeek`, `month`,
+///   `time`, `year` from `microsoft.graph.standardTimeZoneOffset`.
 public enum DaylightTimeZoneOffsetFields: FieldSet {
     public typealias Table = (
         dayOccurrence: Field<Int32>,
@@ -693,6 +717,10 @@ public typealias DefaultInvitationRedemptionIdentityProviderConfiguration =
     Model<DefaultInvitationRedemptionIdentityProviderConfigurationFields>
 
 /// The properties of a `DefaultInvitationRedemptionIdentityProviderConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.defaultInvitationRedemptionIdentityProviderConfiguration`; inherited
+///   `fallbackIdentityProvider`, `primaryIdentityProviderPrecedenceOrder` from
+///   `microsoft.graph.invitationRedemptionIdentityProviderConfiguration`.
 public enum DefaultInvitationRedemptionIdentityProviderConfigurationFields: FieldSet {
     public typealias Table = (
         fallbackIdentityProvider: Field<B2bIdentityProvidersType>,
@@ -718,6 +746,16 @@ public typealias DefaultManagedAppProtection = Model<DefaultManagedAppProtection
 /// The properties of a `DefaultManagedAppProtection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `apps`, `deploymentSummary`.
+/// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `allowedDataStorageLocations`, `allowedInboundDataTransferSources`,
+///   `allowedOutboundClipboardSharingLevel`, `allowedOutboundDataTransferDestinations`, `contactSyncBlocked`,
+///   `dataBackupBlocked`, `deviceComplianceRequired`, `disableAppPinIfDevicePinIsSet`, `fingerprintBlocked`,
+///   `managedBrowser`, `managedBrowserToOpenLinksRequired`, `maximumPinRetries`, `minimumPinLength`,
+///   `minimumRequiredAppVersion`, `minimumRequiredOsVersion`, `minimumWarningAppVersion`, `minimumWarningOsVersion`,
+///   `organizationalCredentialsRequired`, `periodBeforePinReset`, `periodOfflineBeforeAccessCheck`,
+///   `periodOfflineBeforeWipeIsEnforced`, `periodOnlineBeforeAccessCheck`, `pinCharacterSet`, `pinRequired`,
+///   `printBlocked`, `saveAsBlocked`, `simplePinBlocked` from `microsoft.graph.managedAppProtection`.
 public enum DefaultManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -847,10 +885,13 @@ public struct DefaultManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection/apps`.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
         .init(client: client, path: path.appending("apps"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.defaultManagedAppProtection/deploymentSummary`.
     public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
         .init(client: client, path: path.appending("deploymentSummary"))
     }
@@ -1070,6 +1111,9 @@ extension DelegateMeetingMessageDeliveryOptions {
 public typealias DelegatedAdminAccessAssignment = Model<DelegatedAdminAccessAssignmentFields>
 
 /// The properties of a `DelegatedAdminAccessAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedAdminAccessAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedAdminAccessAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1184,6 +1228,7 @@ public struct DelegatedAdminAccessDetailsFields: FieldSet {
         fields: DelegatedAdminAccessDetailsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.delegatedAdminAccessDetails/unifiedRoles`.
     public let unifiedRoles: Field<[UnifiedRole]>
 
     private init() {
@@ -1200,6 +1245,7 @@ public typealias DelegatedAdminCustomer = Model<DelegatedAdminCustomerFields>
 /// The properties of a `DelegatedAdminCustomer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `serviceManagementDetails`.
+/// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer`; inherited `id` from `microsoft.graph.entity`.
 public enum DelegatedAdminCustomerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1250,6 +1296,8 @@ public struct DelegatedAdminCustomerRequestBuilder: ModelRequestBuilder {
 
     /// `serviceManagementDetails.request()` lists them;
     /// `serviceManagementDetails("delegatedAdminServiceManagementDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.delegatedAdminCustomer/serviceManagementDetails`.
     public var serviceManagementDetails: CollectionRequestBuilder<DelegatedAdminServiceManagementDetailRequestBuilder> {
         .init(client: client, path: path.appending("serviceManagementDetails"))
     }
@@ -1264,6 +1312,7 @@ public typealias DelegatedAdminRelationship = Model<DelegatedAdminRelationshipFi
 /// The properties of a `DelegatedAdminRelationship`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessAssignments`, `operations`, `requests`.
+/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship`; inherited `id` from `microsoft.graph.entity`.
 public enum DelegatedAdminRelationshipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1331,6 +1380,9 @@ public enum DelegatedAdminRelationshipCustomerParticipantFields: FieldSet {
 public typealias DelegatedAdminRelationshipOperation = Model<DelegatedAdminRelationshipOperationFields>
 
 /// The properties of a `DelegatedAdminRelationshipOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipOperation`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedAdminRelationshipOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

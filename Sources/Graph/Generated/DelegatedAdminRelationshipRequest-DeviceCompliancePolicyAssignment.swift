@@ -11,6 +11,9 @@ import Foundation
 public typealias DelegatedAdminRelationshipRequest = Model<DelegatedAdminRelationshipRequestFields>
 
 /// The properties of a `DelegatedAdminRelationshipRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedAdminRelationshipRequest`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedAdminRelationshipRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -81,16 +84,22 @@ public struct DelegatedAdminRelationshipRequestBuilder: ModelRequestBuilder {
 
     /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship/accessAssignments`.
     public var accessAssignments: CollectionRequestBuilder<DelegatedAdminAccessAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("accessAssignments"))
     }
 
     /// `operations.request()` lists them; `operations("delegatedAdminRelationshipOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship/operations`.
     public var operations: CollectionRequestBuilder<DelegatedAdminRelationshipOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `requests.request()` lists them; `requests("delegatedAdminRelationshipRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.delegatedAdminRelationship/requests`.
     public var requests: CollectionRequestBuilder<DelegatedAdminRelationshipRequestRequestBuilder> {
         .init(client: client, path: path.appending("requests"))
     }
@@ -190,6 +199,9 @@ extension DelegatedAdminRelationshipStatus {
 public typealias DelegatedAdminServiceManagementDetail = Model<DelegatedAdminServiceManagementDetailFields>
 
 /// The properties of a `DelegatedAdminServiceManagementDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceManagementDetail`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedAdminServiceManagementDetailFields: FieldSet {
     public typealias Table = (id: Field<String>, serviceManagementUrl: Field<String>, serviceName: Field<String>)
 
@@ -234,6 +246,9 @@ public struct DelegatedAdminServiceManagementDetailRequestBuilder: ModelRequestB
 public typealias DelegatedAdminServiceProviderConstraints = Model<DelegatedAdminServiceProviderConstraintsFields>
 
 /// The properties of a `DelegatedAdminServiceProviderConstraints`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedAdminServiceProviderConstraints`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedAdminServiceProviderConstraintsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -283,6 +298,9 @@ public struct DelegatedAdminServiceProviderConstraintsRequestBuilder: ModelReque
 public typealias DelegatedPermissionClassification = Model<DelegatedPermissionClassificationFields>
 
 /// The properties of a `DelegatedPermissionClassification`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.delegatedPermissionClassification`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DelegatedPermissionClassificationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -350,6 +368,9 @@ public enum DeleteActionFields: FieldSet {
 public typealias DeleteUserFromSharedAppleDeviceActionResult = Model<DeleteUserFromSharedAppleDeviceActionResultFields>
 
 /// The properties of a `DeleteUserFromSharedAppleDeviceActionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deleteUserFromSharedAppleDeviceActionResult`; inherited `actionName`,
+///   `actionState`, `lastUpdatedDateTime`, `startDateTime` from `microsoft.graph.deviceActionResult`.
 public enum DeleteUserFromSharedAppleDeviceActionResultFields: FieldSet {
     public typealias Table = (
         actionName: Field<String>,
@@ -381,6 +402,8 @@ public typealias Deleted = Model<DeletedFields>
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.deleted", fields: DeletedFields())
+
+    /// - Remark: Generated from `microsoft.graph.deleted/state`.
     public let state: Field<String>
 
     private init() {
@@ -401,6 +424,8 @@ public struct DeletedChatFields: FieldSet {
         base: Entity.self,
         fields: DeletedChatFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -442,6 +467,7 @@ public typealias DeletedItemContainer = Model<DeletedItemContainerFields>
 /// The properties of a `DeletedItemContainer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `workflows`.
+/// - Remark: Generated from `microsoft.graph.deletedItemContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum DeletedItemContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, workflows: Field<[IdentityGovernanceWorkflow]>)
 
@@ -486,6 +512,8 @@ public struct DeletedItemContainerRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deletedItemContainer/workflows`.
     public var workflows: CollectionRequestBuilder<IdentityGovernanceWorkflowRequestBuilder> {
         .init(client: client, path: path.appending("workflows", refusing: [.post], itemsRefusing: [.patch, .put]))
     }
@@ -500,6 +528,7 @@ public typealias DeletedTeam = Model<DeletedTeamFields>
 /// The properties of a `DeletedTeam`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `channels`.
+/// - Remark: Generated from `microsoft.graph.deletedTeam`; inherited `id` from `microsoft.graph.entity`.
 public enum DeletedTeamFields: FieldSet {
     public typealias Table = (id: Field<String>, channels: Field<[Channel]>)
 
@@ -536,6 +565,8 @@ public struct DeletedTeamRequestBuilder: ModelRequestBuilder {
     }
 
     /// `channels.request()` lists them; `channels("channel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deletedTeam/channels`.
     public var channels: CollectionRequestBuilder<ChannelRequestBuilder> {
         .init(client: client, path: path.appending("channels"))
     }
@@ -558,6 +589,7 @@ public typealias DeltaParticipants = Model<DeltaParticipantsFields>
 /// The properties of a `DeltaParticipants`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `participants`.
+/// - Remark: Generated from `microsoft.graph.deltaParticipants`; inherited `id` from `microsoft.graph.entity`.
 public enum DeltaParticipantsFields: FieldSet {
     public typealias Table = (id: Field<String>, sequenceNumber: Field<Int64>, participants: Field<[Participant]>)
 
@@ -591,6 +623,8 @@ public struct DeltaParticipantsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deltaParticipants/participants`.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
         .init(client: client, path: path.appending("participants"))
     }
@@ -605,6 +639,9 @@ public typealias Desk = Model<DeskFields>
 /// The properties of a `Desk`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.desk`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum DeskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -673,6 +710,8 @@ public struct DeskRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.desk/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -723,6 +762,7 @@ public typealias DetectedApp = Model<DetectedAppFields>
 /// The properties of a `DetectedApp`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `managedDevices`.
+/// - Remark: Generated from `microsoft.graph.detectedApp`; inherited `id` from `microsoft.graph.entity`.
 public enum DetectedAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -821,6 +861,8 @@ public struct DetectedAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.detectedApp/managedDevices`.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
         .init(client: client, path: path.appending("managedDevices"))
     }
@@ -836,6 +878,8 @@ public typealias Device = Model<DeviceFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `extensions`, `memberOf`, `registeredOwners`,
 ///   `registeredUsers`, `transitiveMemberOf`.
+/// - Remark: Generated from `microsoft.graph.device`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum DeviceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1009,6 +1053,9 @@ public typealias DeviceAndAppManagementRoleAssignment = Model<DeviceAndAppManage
 /// The properties of a `DeviceAndAppManagementRoleAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment`; inherited `id` from
+///   `microsoft.graph.entity`; `description`, `displayName`, `resourceScopes`, `roleDefinition` from
+///   `microsoft.graph.roleAssignment`.
 public enum DeviceAndAppManagementRoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1055,6 +1102,7 @@ public struct DeviceAndAppManagementRoleAssignmentRequestBuilder: ModelRequestBu
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleAssignment/roleDefinition`.
     public var roleDefinition: RoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -1070,6 +1118,9 @@ public typealias DeviceAndAppManagementRoleDefinition = Model<DeviceAndAppManage
 /// The properties of a `DeviceAndAppManagementRoleDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `roleAssignments`.
+/// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition`; inherited `id` from
+///   `microsoft.graph.entity`; `description`, `displayName`, `isBuiltIn`, `rolePermissions`, `roleAssignments` from
+///   `microsoft.graph.roleDefinition`.
 public enum DeviceAndAppManagementRoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1117,6 +1168,8 @@ public struct DeviceAndAppManagementRoleDefinitionRequestBuilder: ModelRequestBu
     }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAndAppManagementRoleDefinition/roleAssignments`.
     public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("roleAssignments"))
     }
@@ -1135,6 +1188,7 @@ public typealias DeviceAppManagement = Model<DeviceAppManagementFields>
 ///   `managedAppStatuses`, `managedEBooks`, `mdmWindowsInformationProtectionPolicies`, `mobileAppCategories`,
 ///   `mobileAppConfigurations`, `mobileAppRelationships`, `mobileApps`, `targetedManagedAppConfigurations`,
 ///   `vppTokens`, `windowsInformationProtectionPolicies`.
+/// - Remark: Generated from `microsoft.graph.deviceAppManagement`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceAppManagementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1248,45 +1302,61 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
 
     /// `androidManagedAppProtections.request()` lists them;
     /// `androidManagedAppProtections("androidManagedAppProtection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/androidManagedAppProtections`.
     public var androidManagedAppProtections: CollectionRequestBuilder<AndroidManagedAppProtectionRequestBuilder> {
         .init(client: client, path: path.appending("androidManagedAppProtections"))
     }
 
     /// `defaultManagedAppProtections.request()` lists them;
     /// `defaultManagedAppProtections("defaultManagedAppProtection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/defaultManagedAppProtections`.
     public var defaultManagedAppProtections: CollectionRequestBuilder<DefaultManagedAppProtectionRequestBuilder> {
         .init(client: client, path: path.appending("defaultManagedAppProtections"))
     }
 
     /// `iosManagedAppProtections.request()` lists them; `iosManagedAppProtections("iosManagedAppProtection-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/iosManagedAppProtections`.
     public var iosManagedAppProtections: CollectionRequestBuilder<IosManagedAppProtectionRequestBuilder> {
         .init(client: client, path: path.appending("iosManagedAppProtections"))
     }
 
     /// `managedAppPolicies.request()` lists them; `managedAppPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/managedAppPolicies`.
     public var managedAppPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("managedAppPolicies"))
     }
 
     /// `managedAppRegistrations.request()` lists them; `managedAppRegistrations("managedAppRegistration-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/managedAppRegistrations`.
     public var managedAppRegistrations: CollectionRequestBuilder<ManagedAppRegistrationRequestBuilder> {
         .init(client: client, path: path.appending("managedAppRegistrations"))
     }
 
     /// `managedAppStatuses.request()` lists them; `managedAppStatuses("managedAppStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/managedAppStatuses`.
     public var managedAppStatuses: CollectionRequestBuilder<ManagedAppStatusRequestBuilder> {
         .init(client: client, path: path.appending("managedAppStatuses"))
     }
 
     /// `managedEBooks.request()` lists them; `managedEBooks("managedEBook-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/managedEBooks`.
     public var managedEBooks: CollectionRequestBuilder<ManagedEBookRequestBuilder> {
         .init(client: client, path: path.appending("managedEBooks"))
     }
 
     /// `mdmWindowsInformationProtectionPolicies.request()` lists them; `mdmWindowsInformationProtectionPolicies("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/mdmWindowsInformationProtectionPolicies`.
     public var mdmWindowsInformationProtectionPolicies:
         CollectionRequestBuilder<MdmWindowsInformationProtectionPolicyRequestBuilder>
     {
@@ -1294,29 +1364,39 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `mobileAppCategories.request()` lists them; `mobileAppCategories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/mobileAppCategories`.
     public var mobileAppCategories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("mobileAppCategories"))
     }
 
     /// `mobileAppConfigurations.request()` lists them;
     /// `mobileAppConfigurations("managedDeviceMobileAppConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/mobileAppConfigurations`.
     public var mobileAppConfigurations: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("mobileAppConfigurations"))
     }
 
     /// `mobileAppRelationships.request()` lists them; `mobileAppRelationships("mobileAppRelationship-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/mobileAppRelationships`.
     public var mobileAppRelationships: CollectionRequestBuilder<MobileAppRelationshipRequestBuilder> {
         .init(client: client, path: path.appending("mobileAppRelationships"))
     }
 
     /// `mobileApps.request()` lists them; `mobileApps("mobileApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/mobileApps`.
     public var mobileApps: CollectionRequestBuilder<MobileAppRequestBuilder> {
         .init(client: client, path: path.appending("mobileApps"))
     }
 
     /// `targetedManagedAppConfigurations.request()` lists them;
     /// `targetedManagedAppConfigurations("targetedManagedAppConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/targetedManagedAppConfigurations`.
     public var targetedManagedAppConfigurations:
         CollectionRequestBuilder<TargetedManagedAppConfigurationRequestBuilder>
     {
@@ -1324,12 +1404,16 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `vppTokens.request()` lists them; `vppTokens("vppToken-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/vppTokens`.
     public var vppTokens: CollectionRequestBuilder<VppTokenRequestBuilder> {
         .init(client: client, path: path.appending("vppTokens"))
     }
 
     /// `windowsInformationProtectionPolicies.request()` lists them; `windowsInformationProtectionPolicies("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceAppManagement/windowsInformationProtectionPolicies`.
     public var windowsInformationProtectionPolicies:
         CollectionRequestBuilder<WindowsInformationProtectionPolicyRequestBuilder>
     {
@@ -1350,6 +1434,8 @@ public struct DeviceAppManagementRequestBuilder: ModelRequestBuilder {
 public typealias DeviceCategory = Model<DeviceCategoryFields>
 
 /// The properties of a `DeviceCategory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceCategory`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceCategoryFields: FieldSet {
     public typealias Table = (id: Field<String>, description: Field<String>, displayName: Field<String>)
 
@@ -1386,6 +1472,8 @@ public struct DeviceCategoryRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceActionItem = Model<DeviceComplianceActionItemFields>
 
 /// The properties of a `DeviceComplianceActionItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceActionItem`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceComplianceActionItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1466,6 +1554,9 @@ extension DeviceComplianceActionType {
 public typealias DeviceComplianceDeviceOverview = Model<DeviceComplianceDeviceOverviewFields>
 
 /// The properties of a `DeviceComplianceDeviceOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceOverview`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceComplianceDeviceOverviewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1520,6 +1611,9 @@ public struct DeviceComplianceDeviceOverviewRequestBuilder: ModelRequestBuilder 
 public typealias DeviceComplianceDeviceStatus = Model<DeviceComplianceDeviceStatusFields>
 
 /// The properties of a `DeviceComplianceDeviceStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceDeviceStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceComplianceDeviceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1579,6 +1673,7 @@ public typealias DeviceCompliancePolicy = Model<DeviceCompliancePolicyFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceCompliancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1634,6 +1729,9 @@ public enum DeviceCompliancePolicyFields: FieldSet {
 public typealias DeviceCompliancePolicyAssignment = Model<DeviceCompliancePolicyAssignmentFields>
 
 /// The properties of a `DeviceCompliancePolicyAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceCompliancePolicyAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 

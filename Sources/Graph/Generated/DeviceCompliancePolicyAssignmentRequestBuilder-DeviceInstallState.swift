@@ -31,6 +31,9 @@ public struct DeviceCompliancePolicyAssignmentRequestBuilder: ModelRequestBuilde
 public typealias DeviceCompliancePolicyDeviceStateSummary = Model<DeviceCompliancePolicyDeviceStateSummaryFields>
 
 /// The properties of a `DeviceCompliancePolicyDeviceStateSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyDeviceStateSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceCompliancePolicyDeviceStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -124,36 +127,48 @@ public struct DeviceCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `scheduledActionsForRule.request()` lists them;
     /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/scheduledActionsForRule`.
     public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionsForRule"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceCompliancePolicy/userStatusOverview`.
     public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -237,6 +252,8 @@ public typealias DeviceCompliancePolicySettingStateSummary = Model<DeviceComplia
 /// The properties of a `DeviceCompliancePolicySettingStateSummary`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `deviceComplianceSettingStates`.
+/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicySettingStateSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceCompliancePolicySettingStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -303,6 +320,9 @@ public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequ
 
     /// `deviceComplianceSettingStates.request()` lists them;
     /// `deviceComplianceSettingStates("deviceComplianceSettingState-id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceCompliancePolicySettingStateSummary/deviceComplianceSettingStates`.
     public var deviceComplianceSettingStates: CollectionRequestBuilder<DeviceComplianceSettingStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceComplianceSettingStates"))
     }
@@ -315,6 +335,9 @@ public struct DeviceCompliancePolicySettingStateSummaryRequestBuilder: ModelRequ
 public typealias DeviceCompliancePolicyState = Model<DeviceCompliancePolicyStateFields>
 
 /// The properties of a `DeviceCompliancePolicyState`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceCompliancePolicyState`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceCompliancePolicyStateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -370,6 +393,8 @@ public typealias DeviceComplianceScheduledActionForRule = Model<DeviceCompliance
 /// The properties of a `DeviceComplianceScheduledActionForRule`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `scheduledActionConfigurations`.
+/// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceComplianceScheduledActionForRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -414,6 +439,8 @@ public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequest
 
     /// `scheduledActionConfigurations.request()` lists them;
     /// `scheduledActionConfigurations("deviceComplianceActionItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceComplianceScheduledActionForRule/scheduledActionConfigurations`.
     public var scheduledActionConfigurations: CollectionRequestBuilder<DeviceComplianceActionItemRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionConfigurations"))
     }
@@ -426,6 +453,9 @@ public struct DeviceComplianceScheduledActionForRuleRequestBuilder: ModelRequest
 public typealias DeviceComplianceSettingState = Model<DeviceComplianceSettingStateFields>
 
 /// The properties of a `DeviceComplianceSettingState`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceSettingState`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceComplianceSettingStateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -488,6 +518,9 @@ public struct DeviceComplianceSettingStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceUserOverview = Model<DeviceComplianceUserOverviewFields>
 
 /// The properties of a `DeviceComplianceUserOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceUserOverview`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceComplianceUserOverviewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -542,6 +575,8 @@ public struct DeviceComplianceUserOverviewRequestBuilder: ModelRequestBuilder {
 public typealias DeviceComplianceUserStatus = Model<DeviceComplianceUserStatusFields>
 
 /// The properties of a `DeviceComplianceUserStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceComplianceUserStatus`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceComplianceUserStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -597,6 +632,7 @@ public typealias DeviceConfiguration = Model<DeviceConfigurationFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.deviceConfiguration`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -666,6 +702,9 @@ public enum DeviceConfigurationFields: FieldSet {
 public typealias DeviceConfigurationAssignment = Model<DeviceConfigurationAssignmentFields>
 
 /// The properties of a `DeviceConfigurationAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -702,6 +741,9 @@ public struct DeviceConfigurationAssignmentRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfigurationDeviceOverview = Model<DeviceConfigurationDeviceOverviewFields>
 
 /// The properties of a `DeviceConfigurationDeviceOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceOverview`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationDeviceOverviewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -760,6 +802,9 @@ public struct DeviceConfigurationDeviceOverviewRequestBuilder: ModelRequestBuild
 public typealias DeviceConfigurationDeviceStateSummary = Model<DeviceConfigurationDeviceStateSummaryFields>
 
 /// The properties of a `DeviceConfigurationDeviceStateSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStateSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationDeviceStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -817,6 +862,9 @@ public struct DeviceConfigurationDeviceStateSummaryRequestBuilder: ModelRequestB
 public typealias DeviceConfigurationDeviceStatus = Model<DeviceConfigurationDeviceStatusFields>
 
 /// The properties of a `DeviceConfigurationDeviceStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationDeviceStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationDeviceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -898,30 +946,40 @@ public struct DeviceConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -999,6 +1057,8 @@ public enum DeviceConfigurationSettingStateFields: FieldSet {
 public typealias DeviceConfigurationState = Model<DeviceConfigurationStateFields>
 
 /// The properties of a `DeviceConfigurationState`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationState`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceConfigurationStateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1051,6 +1111,9 @@ public struct DeviceConfigurationStateRequestBuilder: ModelRequestBuilder {
 public typealias DeviceConfigurationUserOverview = Model<DeviceConfigurationUserOverviewFields>
 
 /// The properties of a `DeviceConfigurationUserOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserOverview`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationUserOverviewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1105,6 +1168,9 @@ public struct DeviceConfigurationUserOverviewRequestBuilder: ModelRequestBuilder
 public typealias DeviceConfigurationUserStatus = Model<DeviceConfigurationUserStatusFields>
 
 /// The properties of a `DeviceConfigurationUserStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceConfigurationUserStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceConfigurationUserStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1191,6 +1257,8 @@ public typealias DeviceEnrollmentConfiguration = Model<DeviceEnrollmentConfigura
 /// The properties of a `DeviceEnrollmentConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceEnrollmentConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1249,6 +1317,8 @@ public struct DeviceEnrollmentConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -1330,6 +1400,9 @@ public typealias DeviceEnrollmentLimitConfiguration = Model<DeviceEnrollmentLimi
 /// The properties of a `DeviceEnrollmentLimitConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `priority`,
+///   `version`, `assignments` from `microsoft.graph.deviceEnrollmentConfiguration`.
 public enum DeviceEnrollmentLimitConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1384,6 +1457,8 @@ public struct DeviceEnrollmentLimitConfigurationRequestBuilder: ModelRequestBuil
     }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentLimitConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -1447,6 +1522,9 @@ public typealias DeviceEnrollmentPlatformRestrictionsConfiguration =
 /// The properties of a `DeviceEnrollmentPlatformRestrictionsConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `priority`,
+///   `version`, `assignments` from `microsoft.graph.deviceEnrollmentConfiguration`.
 public enum DeviceEnrollmentPlatformRestrictionsConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1509,6 +1587,8 @@ public struct DeviceEnrollmentPlatformRestrictionsConfigurationRequestBuilder: M
     }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -1601,6 +1681,9 @@ public typealias DeviceEnrollmentWindowsHelloForBusinessConfiguration =
 /// The properties of a `DeviceEnrollmentWindowsHelloForBusinessConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `priority`,
+///   `version`, `assignments` from `microsoft.graph.deviceEnrollmentConfiguration`.
 public enum DeviceEnrollmentWindowsHelloForBusinessConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1677,6 +1760,8 @@ public struct DeviceEnrollmentWindowsHelloForBusinessConfigurationRequestBuilder
     }
 
     /// `assignments.request()` lists them; `assignments("enrollmentConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceEnrollmentWindowsHelloForBusinessConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<EnrollmentConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -1930,6 +2015,8 @@ public enum DeviceInfoFields: FieldSet {
 public typealias DeviceInstallState = Model<DeviceInstallStateFields>
 
 /// The properties of a `DeviceInstallState`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceInstallState`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceInstallStateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

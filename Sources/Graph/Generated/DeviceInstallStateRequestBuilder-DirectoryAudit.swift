@@ -56,6 +56,8 @@ public enum DeviceLocalCredentialFields: FieldSet {
 public typealias DeviceLocalCredentialInfo = Model<DeviceLocalCredentialInfoFields>
 
 /// The properties of a `DeviceLocalCredentialInfo`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceLocalCredentialInfo`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceLocalCredentialInfoFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -104,6 +106,9 @@ public struct DeviceLocalCredentialInfoRequestBuilder: ModelRequestBuilder {
 public typealias DeviceLogCollectionResponse = Model<DeviceLogCollectionResponseFields>
 
 /// The properties of a `DeviceLogCollectionResponse`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceLogCollectionResponse`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceLogCollectionResponseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -210,6 +215,7 @@ public typealias DeviceManagement = Model<DeviceManagementFields>
 ///   `userExperienceAnalyticsWorkFromAnywhereMetrics`, `userExperienceAnalyticsWorkFromAnywhereModelPerformance`,
 ///   `virtualEndpoint`, `windowsAutopilotDeviceIdentities`, `windowsInformationProtectionAppLearningSummaries`,
 ///   `windowsInformationProtectionNetworkLearningSummaries`, `windowsMalwareInformation`.
+/// - Remark: Generated from `microsoft.graph.deviceManagement`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceManagementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -402,6 +408,7 @@ public struct DeviceManagementCachedReportConfigurationFields: FieldSet {
         fields: DeviceManagementCachedReportConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -517,6 +524,9 @@ extension DeviceManagementExchangeAccessStateReason {
 public typealias DeviceManagementExchangeConnector = Model<DeviceManagementExchangeConnectorFields>
 
 /// The properties of a `DeviceManagementExchangeConnector`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceManagementExchangeConnector`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceManagementExchangeConnectorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -642,6 +652,8 @@ extension DeviceManagementExchangeConnectorType {
 public typealias DeviceManagementExportJob = Model<DeviceManagementExportJobFields>
 
 /// The properties of a `DeviceManagementExportJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceManagementExportJob`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceManagementExportJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -716,6 +728,8 @@ public struct DeviceManagementExportJobRequestBuilder: ModelRequestBuilder {
 public typealias DeviceManagementPartner = Model<DeviceManagementPartnerFields>
 
 /// The properties of a `DeviceManagementPartner`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceManagementPartner`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceManagementPartnerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -779,6 +793,7 @@ public struct DeviceManagementPartnerAssignmentFields: FieldSet {
         fields: DeviceManagementPartnerAssignmentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagementPartnerAssignment/target`.
     public let target: Field<DeviceAndAppManagementAssignmentTarget>
 
     private init() {
@@ -884,6 +899,7 @@ public typealias DeviceManagementReports = Model<DeviceManagementReportsFields>
 /// The properties of a `DeviceManagementReports`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `exportJobs`.
+/// - Remark: Generated from `microsoft.graph.deviceManagementReports`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceManagementReportsFields: FieldSet {
     public typealias Table = (id: Field<String>, exportJobs: Field<[DeviceManagementExportJob]>)
 
@@ -938,6 +954,8 @@ public struct DeviceManagementReportsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `exportJobs.request()` lists them; `exportJobs("deviceManagementExportJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagementReports/exportJobs`.
     public var exportJobs: CollectionRequestBuilder<DeviceManagementExportJobRequestBuilder> {
         .init(client: client, path: path.appending("exportJobs"))
     }
@@ -1700,82 +1718,108 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/applePushNotificationCertificate`.
     public var applePushNotificationCertificate: ApplePushNotificationCertificateRequestBuilder {
         .init(client: client, path: path.appending("applePushNotificationCertificate"))
     }
 
     /// `auditEvents.request()` lists them; `auditEvents("auditEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/auditEvents`.
     public var auditEvents: CollectionRequestBuilder<AuditEventRequestBuilder> {
         .init(client: client, path: path.appending("auditEvents"))
     }
 
     /// `complianceManagementPartners.request()` lists them;
     /// `complianceManagementPartners("complianceManagementPartner-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/complianceManagementPartners`.
     public var complianceManagementPartners: CollectionRequestBuilder<ComplianceManagementPartnerRequestBuilder> {
         .init(client: client, path: path.appending("complianceManagementPartners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/conditionalAccessSettings`.
     public var conditionalAccessSettings: OnPremisesConditionalAccessSettingsRequestBuilder {
         .init(client: client, path: path.appending("conditionalAccessSettings"))
     }
 
     /// `detectedApps.request()` lists them; `detectedApps("detectedApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/detectedApps`.
     public var detectedApps: CollectionRequestBuilder<DetectedAppRequestBuilder> {
         .init(client: client, path: path.appending("detectedApps"))
     }
 
     /// `deviceCategories.request()` lists them; `deviceCategories("deviceCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceCategories`.
     public var deviceCategories: CollectionRequestBuilder<DeviceCategoryRequestBuilder> {
         .init(client: client, path: path.appending("deviceCategories"))
     }
 
     /// `deviceCompliancePolicies.request()` lists them; `deviceCompliancePolicies("deviceCompliancePolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceCompliancePolicies`.
     public var deviceCompliancePolicies: CollectionRequestBuilder<DeviceCompliancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("deviceCompliancePolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceCompliancePolicyDeviceStateSummary`.
     public var deviceCompliancePolicyDeviceStateSummary: DeviceCompliancePolicyDeviceStateSummaryRequestBuilder {
         .init(client: client, path: path.appending("deviceCompliancePolicyDeviceStateSummary"))
     }
 
     /// `deviceCompliancePolicySettingStateSummaries.request()` lists them;
     /// `deviceCompliancePolicySettingStateSummaries("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceCompliancePolicySettingStateSummaries`.
     public var deviceCompliancePolicySettingStateSummaries:
         CollectionRequestBuilder<DeviceCompliancePolicySettingStateSummaryRequestBuilder>
     {
         .init(client: client, path: path.appending("deviceCompliancePolicySettingStateSummaries"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceConfigurationDeviceStateSummaries`.
     public var deviceConfigurationDeviceStateSummaries: DeviceConfigurationDeviceStateSummaryRequestBuilder {
         .init(client: client, path: path.appending("deviceConfigurationDeviceStateSummaries"))
     }
 
     /// `deviceConfigurations.request()` lists them; `deviceConfigurations("deviceConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceConfigurations`.
     public var deviceConfigurations: CollectionRequestBuilder<DeviceConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("deviceConfigurations"))
     }
 
     /// `deviceEnrollmentConfigurations.request()` lists them;
     /// `deviceEnrollmentConfigurations("deviceEnrollmentConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceEnrollmentConfigurations`.
     public var deviceEnrollmentConfigurations: CollectionRequestBuilder<DeviceEnrollmentConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("deviceEnrollmentConfigurations"))
     }
 
     /// `deviceManagementPartners.request()` lists them; `deviceManagementPartners("deviceManagementPartner-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/deviceManagementPartners`.
     public var deviceManagementPartners: CollectionRequestBuilder<DeviceManagementPartnerRequestBuilder> {
         .init(client: client, path: path.appending("deviceManagementPartners"))
     }
 
     /// `exchangeConnectors.request()` lists them; `exchangeConnectors("deviceManagementExchangeConnector-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/exchangeConnectors`.
     public var exchangeConnectors: CollectionRequestBuilder<DeviceManagementExchangeConnectorRequestBuilder> {
         .init(client: client, path: path.appending("exchangeConnectors"))
     }
 
     /// `importedWindowsAutopilotDeviceIdentities.request()` lists them;
     /// `importedWindowsAutopilotDeviceIdentities("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/importedWindowsAutopilotDeviceIdentities`.
     public var importedWindowsAutopilotDeviceIdentities:
         CollectionRequestBuilder<ImportedWindowsAutopilotDeviceIdentityRequestBuilder>
     {
@@ -1783,78 +1827,106 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `iosUpdateStatuses.request()` lists them; `iosUpdateStatuses("iosUpdateDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/iosUpdateStatuses`.
     public var iosUpdateStatuses: CollectionRequestBuilder<IosUpdateDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("iosUpdateStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/managedDeviceOverview`.
     public var managedDeviceOverview: ManagedDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("managedDeviceOverview"))
     }
 
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/managedDevices`.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
         .init(client: client, path: path.appending("managedDevices"))
     }
 
     /// `mobileAppTroubleshootingEvents.request()` lists them;
     /// `mobileAppTroubleshootingEvents("mobileAppTroubleshootingEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/mobileAppTroubleshootingEvents`.
     public var mobileAppTroubleshootingEvents: CollectionRequestBuilder<MobileAppTroubleshootingEventRequestBuilder> {
         .init(client: client, path: path.appending("mobileAppTroubleshootingEvents"))
     }
 
     /// `mobileThreatDefenseConnectors.request()` lists them;
     /// `mobileThreatDefenseConnectors("mobileThreatDefenseConnector-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/mobileThreatDefenseConnectors`.
     public var mobileThreatDefenseConnectors: CollectionRequestBuilder<MobileThreatDefenseConnectorRequestBuilder> {
         .init(client: client, path: path.appending("mobileThreatDefenseConnectors"))
     }
 
     /// `notificationMessageTemplates.request()` lists them;
     /// `notificationMessageTemplates("notificationMessageTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/notificationMessageTemplates`.
     public var notificationMessageTemplates: CollectionRequestBuilder<NotificationMessageTemplateRequestBuilder> {
         .init(client: client, path: path.appending("notificationMessageTemplates"))
     }
 
     /// `remoteAssistancePartners.request()` lists them; `remoteAssistancePartners("remoteAssistancePartner-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/remoteAssistancePartners`.
     public var remoteAssistancePartners: CollectionRequestBuilder<RemoteAssistancePartnerRequestBuilder> {
         .init(client: client, path: path.appending("remoteAssistancePartners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/reports`.
     public var reports: DeviceManagementReportsRequestBuilder { .init(client: client, path: path.appending("reports")) }
 
     /// `resourceOperations.request()` lists them; `resourceOperations("resourceOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/resourceOperations`.
     public var resourceOperations: CollectionRequestBuilder<ResourceOperationRequestBuilder> {
         .init(client: client, path: path.appending("resourceOperations"))
     }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("deviceAndAppManagementRoleAssignment-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/roleAssignments`.
     public var roleAssignments: CollectionRequestBuilder<DeviceAndAppManagementRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("roleAssignments"))
     }
 
     /// `roleDefinitions.request()` lists them; `roleDefinitions("roleDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/roleDefinitions`.
     public var roleDefinitions: CollectionRequestBuilder<RoleDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("roleDefinitions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/softwareUpdateStatusSummary`.
     public var softwareUpdateStatusSummary: SoftwareUpdateStatusSummaryRequestBuilder {
         .init(client: client, path: path.appending("softwareUpdateStatusSummary"))
     }
 
     /// `termsAndConditions.request()` lists them; `termsAndConditions("termsAndConditions-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/termsAndConditions`.
     public var termsAndConditions: CollectionRequestBuilder<TermsAndConditionsRequestBuilder> {
         .init(client: client, path: path.appending("termsAndConditions"))
     }
 
     /// `troubleshootingEvents.request()` lists them; `troubleshootingEvents("deviceManagementTroubleshootingEvent-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/troubleshootingEvents`.
     public var troubleshootingEvents: CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder> {
         .init(client: client, path: path.appending("troubleshootingEvents"))
     }
 
     /// `userExperienceAnalyticsAppHealthApplicationPerformance.request()` lists them;
     /// `userExperienceAnalyticsAppHealthApplicationPerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformance`.
     public var userExperienceAnalyticsAppHealthApplicationPerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthApplicationPerformanceRequestBuilder>
     {
@@ -1863,6 +1935,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails.request()` lists them;
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails`.
     public var userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDetails:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsRequestBuilder>
     {
@@ -1874,6 +1949,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId.request()` lists them;
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId`.
     public var userExperienceAnalyticsAppHealthApplicationPerformanceByAppVersionDeviceId:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdRequestBuilder>
     {
@@ -1885,6 +1963,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion.request()` lists them;
     /// `userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion`.
     public var userExperienceAnalyticsAppHealthApplicationPerformanceByOSVersion:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionRequestBuilder>
     {
@@ -1893,6 +1974,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthDeviceModelPerformance.request()` lists them;
     /// `userExperienceAnalyticsAppHealthDeviceModelPerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthDeviceModelPerformance`.
     public var userExperienceAnalyticsAppHealthDeviceModelPerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDeviceModelPerformanceRequestBuilder>
     {
@@ -1901,6 +1985,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthDevicePerformance.request()` lists them;
     /// `userExperienceAnalyticsAppHealthDevicePerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthDevicePerformance`.
     public var userExperienceAnalyticsAppHealthDevicePerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDevicePerformanceRequestBuilder>
     {
@@ -1909,6 +1995,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthDevicePerformanceDetails.request()` lists them;
     /// `userExperienceAnalyticsAppHealthDevicePerformanceDetails("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthDevicePerformanceDetails`.
     public var userExperienceAnalyticsAppHealthDevicePerformanceDetails:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsRequestBuilder>
     {
@@ -1917,18 +2006,24 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsAppHealthOSVersionPerformance.request()` lists them;
     /// `userExperienceAnalyticsAppHealthOSVersionPerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthOSVersionPerformance`.
     public var userExperienceAnalyticsAppHealthOSVersionPerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsAppHealthOSVersionPerformanceRequestBuilder>
     {
         .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthOSVersionPerformance"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsAppHealthOverview`.
     public var userExperienceAnalyticsAppHealthOverview: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("userExperienceAnalyticsAppHealthOverview"))
     }
 
     /// `userExperienceAnalyticsBaselines.request()` lists them;
     /// `userExperienceAnalyticsBaselines("userExperienceAnalyticsBaseline-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsBaselines`.
     public var userExperienceAnalyticsBaselines:
         CollectionRequestBuilder<UserExperienceAnalyticsBaselineRequestBuilder>
     {
@@ -1937,6 +2032,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsCategories.request()` lists them;
     /// `userExperienceAnalyticsCategories("userExperienceAnalyticsCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsCategories`.
     public var userExperienceAnalyticsCategories:
         CollectionRequestBuilder<UserExperienceAnalyticsCategoryRequestBuilder>
     {
@@ -1945,6 +2042,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsDevicePerformance.request()` lists them;
     /// `userExperienceAnalyticsDevicePerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsDevicePerformance`.
     public var userExperienceAnalyticsDevicePerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsDevicePerformanceRequestBuilder>
     {
@@ -1953,6 +2052,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsDeviceScores.request()` lists them; `userExperienceAnalyticsDeviceScores("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsDeviceScores`.
     public var userExperienceAnalyticsDeviceScores:
         CollectionRequestBuilder<UserExperienceAnalyticsDeviceScoresRequestBuilder>
     {
@@ -1961,6 +2062,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsDeviceStartupHistory.request()` lists them;
     /// `userExperienceAnalyticsDeviceStartupHistory("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsDeviceStartupHistory`.
     public var userExperienceAnalyticsDeviceStartupHistory:
         CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder>
     {
@@ -1969,6 +2072,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsDeviceStartupProcesses.request()` lists them;
     /// `userExperienceAnalyticsDeviceStartupProcesses("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsDeviceStartupProcesses`.
     public var userExperienceAnalyticsDeviceStartupProcesses:
         CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupProcessRequestBuilder>
     {
@@ -1977,6 +2082,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsDeviceStartupProcessPerformance.request()` lists them;
     /// `userExperienceAnalyticsDeviceStartupProcessPerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsDeviceStartupProcessPerformance`.
     public var userExperienceAnalyticsDeviceStartupProcessPerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsDeviceStartupProcessPerformanceRequestBuilder>
     {
@@ -1985,6 +2093,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsMetricHistory.request()` lists them; `userExperienceAnalyticsMetricHistory("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsMetricHistory`.
     public var userExperienceAnalyticsMetricHistory:
         CollectionRequestBuilder<UserExperienceAnalyticsMetricHistoryRequestBuilder>
     {
@@ -1993,24 +2103,31 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsModelScores.request()` lists them; `userExperienceAnalyticsModelScores("id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsModelScores`.
     public var userExperienceAnalyticsModelScores:
         CollectionRequestBuilder<UserExperienceAnalyticsModelScoresRequestBuilder>
     {
         .init(client: client, path: path.appending("userExperienceAnalyticsModelScores"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsOverview`.
     public var userExperienceAnalyticsOverview: UserExperienceAnalyticsOverviewRequestBuilder {
         .init(client: client, path: path.appending("userExperienceAnalyticsOverview"))
     }
 
     /// `userExperienceAnalyticsScoreHistory.request()` lists them; `userExperienceAnalyticsScoreHistory("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsScoreHistory`.
     public var userExperienceAnalyticsScoreHistory:
         CollectionRequestBuilder<UserExperienceAnalyticsScoreHistoryRequestBuilder>
     {
         .init(client: client, path: path.appending("userExperienceAnalyticsScoreHistory"))
     }
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`.
     public var userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric:
         UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricRequestBuilder
     {
@@ -2019,6 +2136,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsWorkFromAnywhereMetrics.request()` lists them;
     /// `userExperienceAnalyticsWorkFromAnywhereMetrics("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/userExperienceAnalyticsWorkFromAnywhereMetrics`.
     public var userExperienceAnalyticsWorkFromAnywhereMetrics:
         CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder>
     {
@@ -2027,18 +2146,24 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `userExperienceAnalyticsWorkFromAnywhereModelPerformance.request()` lists them;
     /// `userExperienceAnalyticsWorkFromAnywhereModelPerformance("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/userExperienceAnalyticsWorkFromAnywhereModelPerformance`.
     public var userExperienceAnalyticsWorkFromAnywhereModelPerformance:
         CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceRequestBuilder>
     {
         .init(client: client, path: path.appending("userExperienceAnalyticsWorkFromAnywhereModelPerformance"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/virtualEndpoint`.
     public var virtualEndpoint: VirtualEndpointRequestBuilder {
         .init(client: client, path: path.appending("virtualEndpoint"))
     }
 
     /// `windowsAutopilotDeviceIdentities.request()` lists them;
     /// `windowsAutopilotDeviceIdentities("windowsAutopilotDeviceIdentity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/windowsAutopilotDeviceIdentities`.
     public var windowsAutopilotDeviceIdentities:
         CollectionRequestBuilder<WindowsAutopilotDeviceIdentityRequestBuilder>
     {
@@ -2047,6 +2172,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `windowsInformationProtectionAppLearningSummaries.request()` lists them;
     /// `windowsInformationProtectionAppLearningSummaries("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/windowsInformationProtectionAppLearningSummaries`.
     public var windowsInformationProtectionAppLearningSummaries:
         CollectionRequestBuilder<WindowsInformationProtectionAppLearningSummaryRequestBuilder>
     {
@@ -2055,6 +2182,9 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `windowsInformationProtectionNetworkLearningSummaries.request()` lists them;
     /// `windowsInformationProtectionNetworkLearningSummaries("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.deviceManagement/windowsInformationProtectionNetworkLearningSummaries`.
     public var windowsInformationProtectionNetworkLearningSummaries:
         CollectionRequestBuilder<WindowsInformationProtectionNetworkLearningSummaryRequestBuilder>
     {
@@ -2063,6 +2193,8 @@ public struct DeviceManagementRequestBuilder: ModelRequestBuilder {
 
     /// `windowsMalwareInformation.request()` lists them; `windowsMalwareInformation("windowsMalwareInformation-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deviceManagement/windowsMalwareInformation`.
     public var windowsMalwareInformation: CollectionRequestBuilder<WindowsMalwareInformationRequestBuilder> {
         .init(client: client, path: path.appending("windowsMalwareInformation"))
     }
@@ -2164,6 +2296,9 @@ extension DeviceManagementSubscriptionState {
 public typealias DeviceManagementTroubleshootingEvent = Model<DeviceManagementTroubleshootingEventFields>
 
 /// The properties of a `DeviceManagementTroubleshootingEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceManagementTroubleshootingEvent`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum DeviceManagementTroubleshootingEventFields: FieldSet {
     public typealias Table = (id: Field<String>, correlationId: Field<String>, eventDateTime: Field<Date>)
 
@@ -2382,6 +2517,8 @@ public struct DeviceRegistrationMembershipFields: FieldSet {
 public typealias DeviceRegistrationPolicy = Model<DeviceRegistrationPolicyFields>
 
 /// The properties of a `DeviceRegistrationPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.deviceRegistrationPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum DeviceRegistrationPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2509,26 +2646,36 @@ public struct DeviceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.device/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.device/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `registeredOwners.request()` lists them; `registeredOwners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.device/registeredOwners`.
     public var registeredOwners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("registeredOwners"))
     }
 
     /// `registeredUsers.request()` lists them; `registeredUsers("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.device/registeredUsers`.
     public var registeredUsers: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("registeredUsers"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.device/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
@@ -2746,6 +2893,7 @@ public typealias Directory = Model<DirectoryFields>
 /// - Present when the request expanded them (`expand(_:)`): `administrativeUnits`, `attributeSets`,
 ///   `customSecurityAttributeDefinitions`, `deletedItems`, `deviceLocalCredentials`, `federationConfigurations`,
 ///   `onPremisesSynchronization`, `publicKeyInfrastructure`, `recovery`, `remoteTenantGroups`, `subscriptions`.
+/// - Remark: Generated from `microsoft.graph.directory`; inherited `id` from `microsoft.graph.entity`.
 public enum DirectoryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2789,6 +2937,8 @@ public enum DirectoryFields: FieldSet {
 public typealias DirectoryAudit = Model<DirectoryAuditFields>
 
 /// The properties of a `DirectoryAudit`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.directoryAudit`; inherited `id` from `microsoft.graph.entity`.
 public enum DirectoryAuditFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

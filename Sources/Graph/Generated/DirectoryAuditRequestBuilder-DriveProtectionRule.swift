@@ -30,6 +30,8 @@ public struct DirectoryAuditRequestBuilder: ModelRequestBuilder {
 public typealias DirectoryDefinition = Model<DirectoryDefinitionFields>
 
 /// The properties of a `DirectoryDefinition`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.directoryDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum DirectoryDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -123,6 +125,8 @@ public struct DirectoryDefinitionRequestBuilder: ModelRequestBuilder {
 public typealias DirectoryObject = Model<DirectoryObjectFields>
 
 /// The properties of a `DirectoryObject`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.directoryObject`; inherited `id` from `microsoft.graph.entity`.
 public enum DirectoryObjectFields: FieldSet {
     public typealias Table = (id: Field<String>, deletedDateTime: Field<Date>)
 
@@ -166,6 +170,9 @@ public enum DirectoryObjectFields: FieldSet {
 public typealias DirectoryObjectPartnerReference = Model<DirectoryObjectPartnerReferenceFields>
 
 /// The properties of a `DirectoryObjectPartnerReference`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.directoryObjectPartnerReference`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum DirectoryObjectPartnerReferenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -482,17 +489,23 @@ public struct DirectoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// `administrativeUnits.request()` lists them; `administrativeUnits("administrativeUnit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/administrativeUnits`.
     public var administrativeUnits: CollectionRequestBuilder<AdministrativeUnitRequestBuilder> {
         .init(client: client, path: path.appending("administrativeUnits"))
     }
 
     /// `attributeSets.request()` lists them; `attributeSets("attributeSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/attributeSets`.
     public var attributeSets: CollectionRequestBuilder<AttributeSetRequestBuilder> {
         .init(client: client, path: path.appending("attributeSets"))
     }
 
     /// `customSecurityAttributeDefinitions.request()` lists them;
     /// `customSecurityAttributeDefinitions("customSecurityAttributeDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/customSecurityAttributeDefinitions`.
     public var customSecurityAttributeDefinitions:
         CollectionRequestBuilder<CustomSecurityAttributeDefinitionRequestBuilder>
     {
@@ -500,42 +513,56 @@ public struct DirectoryRequestBuilder: ModelRequestBuilder {
     }
 
     /// `deletedItems.request()` lists them; `deletedItems("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/deletedItems`.
     public var deletedItems: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("deletedItems"))
     }
 
     /// `deviceLocalCredentials.request()` lists them; `deviceLocalCredentials("deviceLocalCredentialInfo-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/deviceLocalCredentials`.
     public var deviceLocalCredentials: CollectionRequestBuilder<DeviceLocalCredentialInfoRequestBuilder> {
         .init(client: client, path: path.appending("deviceLocalCredentials"))
     }
 
     /// `federationConfigurations.request()` lists them; `federationConfigurations("identityProviderBase-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/federationConfigurations`.
     public var federationConfigurations: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
         .init(client: client, path: path.appending("federationConfigurations"))
     }
 
     /// `onPremisesSynchronization.request()` lists them;
     /// `onPremisesSynchronization("onPremisesDirectorySynchronization-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/onPremisesSynchronization`.
     public var onPremisesSynchronization: CollectionRequestBuilder<OnPremisesDirectorySynchronizationRequestBuilder> {
         .init(client: client, path: path.appending("onPremisesSynchronization"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.directory/publicKeyInfrastructure`.
     public var publicKeyInfrastructure: PublicKeyInfrastructureRootRequestBuilder {
         .init(client: client, path: path.appending("publicKeyInfrastructure"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.directory/recovery`.
     public var recovery: EntraRecoveryServicesRecoveryRequestBuilder {
         .init(client: client, path: path.appending("recovery"))
     }
 
     /// `remoteTenantGroups.request()` lists them; `remoteTenantGroups("remoteTenantGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/remoteTenantGroups`.
     public var remoteTenantGroups: CollectionRequestBuilder<RemoteTenantGroupRequestBuilder> {
         .init(client: client, path: path.appending("remoteTenantGroups"))
     }
 
     /// `subscriptions.request()` lists them; `subscriptions("companySubscription-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directory/subscriptions`.
     public var subscriptions: CollectionRequestBuilder<CompanySubscriptionRequestBuilder> {
         .init(client: client, path: path.appending("subscriptions"))
     }
@@ -550,6 +577,8 @@ public typealias DirectoryRole = Model<DirectoryRoleFields>
 /// The properties of a `DirectoryRole`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `members`, `scopedMembers`.
+/// - Remark: Generated from `microsoft.graph.directoryRole`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum DirectoryRoleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -618,11 +647,15 @@ public struct DirectoryRoleRequestBuilder: ModelRequestBuilder {
     }
 
     /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directoryRole/members`.
     public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `scopedMembers.request()` lists them; `scopedMembers("scopedRoleMembership-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.directoryRole/scopedMembers`.
     public var scopedMembers: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
         .init(client: client, path: path.appending("scopedMembers"))
     }
@@ -721,6 +754,9 @@ extension CollectionRequestBuilder where ItemBuilder == DirectoryRoleRequestBuil
 public typealias DirectoryRoleTemplate = Model<DirectoryRoleTemplateFields>
 
 /// The properties of a `DirectoryRoleTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.directoryRoleTemplate`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum DirectoryRoleTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -999,6 +1035,7 @@ public struct DlpActionInfoFields: FieldSet {
         fields: DlpActionInfoFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.dlpActionInfo/action`.
     public let action: Field<DlpAction>
 
     private init() {
@@ -1069,6 +1106,9 @@ public typealias DocumentSetVersion = Model<DocumentSetVersionFields>
 /// The properties of a `DocumentSetVersion`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fields`.
+/// - Remark: Generated from `microsoft.graph.documentSetVersion`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime`, `publication` from `microsoft.graph.baseItemVersion`; `fields` from
+///   `microsoft.graph.listItemVersion`.
 public enum DocumentSetVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1140,6 +1180,7 @@ public struct DocumentSetVersionRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.documentSetVersion/fields`.
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
     /// - Remark: Generated from `microsoft.graph.documentSetVersion/restore` (POST).
@@ -1165,6 +1206,7 @@ public typealias Domain = Model<DomainFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `domainNameReferences`, `federationConfiguration`,
 ///   `rootDomain`, `serviceConfigurationRecords`, `verificationDnsRecords`.
+/// - Remark: Generated from `microsoft.graph.domain`; inherited `id` from `microsoft.graph.entity`.
 public enum DomainFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1222,6 +1264,9 @@ public enum DomainFields: FieldSet {
 public typealias DomainDnsCnameRecord = Model<DomainDnsCnameRecordFields>
 
 /// The properties of a `DomainDnsCnameRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsCnameRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `isOptional`, `label`, `recordType`, `supportedService`, `ttl` from `microsoft.graph.domainDnsRecord`.
 public enum DomainDnsCnameRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1274,6 +1319,9 @@ public struct DomainDnsCnameRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsMxRecord = Model<DomainDnsMxRecordFields>
 
 /// The properties of a `DomainDnsMxRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsMxRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `isOptional`, `label`, `recordType`, `supportedService`, `ttl` from `microsoft.graph.domainDnsRecord`.
 public enum DomainDnsMxRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1328,6 +1376,8 @@ public struct DomainDnsMxRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsRecord = Model<DomainDnsRecordFields>
 
 /// The properties of a `DomainDnsRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum DomainDnsRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1385,6 +1435,9 @@ public struct DomainDnsRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsSrvRecord = Model<DomainDnsSrvRecordFields>
 
 /// The properties of a `DomainDnsSrvRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsSrvRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `isOptional`, `label`, `recordType`, `supportedService`, `ttl` from `microsoft.graph.domainDnsRecord`.
 public enum DomainDnsSrvRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1447,6 +1500,9 @@ public struct DomainDnsSrvRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsTxtRecord = Model<DomainDnsTxtRecordFields>
 
 /// The properties of a `DomainDnsTxtRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsTxtRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `isOptional`, `label`, `recordType`, `supportedService`, `ttl` from `microsoft.graph.domainDnsRecord`.
 public enum DomainDnsTxtRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1499,6 +1555,9 @@ public struct DomainDnsTxtRecordRequestBuilder: ModelRequestBuilder {
 public typealias DomainDnsUnavailableRecord = Model<DomainDnsUnavailableRecordFields>
 
 /// The properties of a `DomainDnsUnavailableRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.domainDnsUnavailableRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `isOptional`, `label`, `recordType`, `supportedService`, `ttl` from `microsoft.graph.domainDnsRecord`.
 public enum DomainDnsUnavailableRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1595,25 +1654,34 @@ public struct DomainRequestBuilder: ModelRequestBuilder {
     }
 
     /// `domainNameReferences.request()` lists them; `domainNameReferences("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.domain/domainNameReferences`.
     public var domainNameReferences: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("domainNameReferences"))
     }
 
     /// `federationConfiguration.request()` lists them; `federationConfiguration("internalDomainFederation-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.domain/federationConfiguration`.
     public var federationConfiguration: CollectionRequestBuilder<InternalDomainFederationRequestBuilder> {
         .init(client: client, path: path.appending("federationConfiguration"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.domain/rootDomain`.
     public var rootDomain: DomainRequestBuilder { .init(client: client, path: path.appending("rootDomain")) }
 
     /// `serviceConfigurationRecords.request()` lists them; `serviceConfigurationRecords("domainDnsRecord-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.domain/serviceConfigurationRecords`.
     public var serviceConfigurationRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("serviceConfigurationRecords"))
     }
 
     /// `verificationDnsRecords.request()` lists them; `verificationDnsRecords("domainDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.domain/verificationDnsRecords`.
     public var verificationDnsRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("verificationDnsRecords"))
     }
@@ -1712,6 +1780,9 @@ public typealias Drive = Model<DriveFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `bundles`,
 ///   `following`, `items`, `list`, `root`, `special`.
+/// - Remark: Generated from `microsoft.graph.drive`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum DriveFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1780,6 +1851,9 @@ public typealias DriveItem = Model<DriveItemFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `children`, `listItem`, `permissions`, `retentionLabel`, `subscriptions`, `thumbnails`, `versions`, `workbook`.
+/// - Remark: Generated from `microsoft.graph.driveItem`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum DriveItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1934,45 +2008,61 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/analytics`.
     public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
 
     /// `children.request()` lists them; `children("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/children`.
     public var children: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("children"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/listItem`.
     public var listItem: ListItemRequestBuilder { .init(client: client, path: path.appending("listItem")) }
 
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/retentionLabel`.
     public var retentionLabel: ItemRetentionLabelRequestBuilder {
         .init(client: client, path: path.appending("retentionLabel"))
     }
 
     /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/subscriptions`.
     public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
         .init(client: client, path: path.appending("subscriptions"))
     }
 
     /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/thumbnails`.
     public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
         .init(client: client, path: path.appending("thumbnails"))
     }
 
     /// `versions.request()` lists them; `versions("driveItemVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/versions`.
     public var versions: CollectionRequestBuilder<DriveItemVersionRequestBuilder> {
         .init(client: client, path: path.appending("versions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveItem/workbook`.
     public var workbook: WorkbookRequestBuilder { .init(client: client, path: path.appending("workbook")) }
 
     /// The `content` stream: `content.download()`, `content.download(to:)`, `content.upload(_:)`.
@@ -2296,6 +2386,9 @@ public enum DriveItemUploadablePropertiesFields: FieldSet {
 public typealias DriveItemVersion = Model<DriveItemVersionFields>
 
 /// The properties of a `DriveItemVersion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.driveItemVersion`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime`, `publication` from `microsoft.graph.baseItemVersion`.
 public enum DriveItemVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2359,6 +2452,10 @@ public struct DriveItemVersionRequestBuilder: ModelRequestBuilder {
 public typealias DriveProtectionRule = Model<DriveProtectionRuleFields>
 
 /// The properties of a `DriveProtectionRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.driveProtectionRule`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `isAutoApplyEnabled`, `lastModifiedBy`, `lastModifiedDateTime`, `status`
+///   from `microsoft.graph.protectionRuleBase`.
 public enum DriveProtectionRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

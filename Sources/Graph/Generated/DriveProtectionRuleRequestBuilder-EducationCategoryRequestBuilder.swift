@@ -51,6 +51,9 @@ public typealias DriveProtectionUnit = Model<DriveProtectionUnitFields>
 /// The properties of a `DriveProtectionUnit`, inherited ones included.
 ///
 /// - `displayName`, `email`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.driveProtectionUnit`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`, `lastModifiedDateTime`, `offboardRequestedDateTime`,
+///   `policyId`, `protectionSources`, `status` from `microsoft.graph.protectionUnitBase`.
 public enum DriveProtectionUnitFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -134,6 +137,10 @@ public struct DriveProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias DriveProtectionUnitsBulkAdditionJob = Model<DriveProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `DriveProtectionUnitsBulkAdditionJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.driveProtectionUnitsBulkAdditionJob`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName`, `error`, `lastModifiedBy`,
+///   `lastModifiedDateTime`, `status` from `microsoft.graph.protectionUnitsBulkJobBase`.
 public enum DriveProtectionUnitsBulkAdditionJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -240,32 +247,44 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.drive/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.drive/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
     /// `bundles.request()` lists them; `bundles("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/bundles`.
     public var bundles: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("bundles"))
     }
 
     /// `following.request()` lists them; `following("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/following`.
     public var following: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("following"))
     }
 
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/items`.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.drive/list`.
     public var list: ListRequestBuilder { .init(client: client, path: path.appending("list")) }
 
+    /// - Remark: Generated from `microsoft.graph.drive/root`.
     public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
 
     /// `special.request()` lists them; `special("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/special`.
     public var special: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("special"))
     }
@@ -302,6 +321,9 @@ public typealias DriveRestoreArtifact = Model<DriveRestoreArtifactFields>
 ///
 /// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
+/// - Remark: Generated from `microsoft.graph.driveRestoreArtifact`; inherited `id` from `microsoft.graph.entity`;
+///   `completionDateTime`, `destinationType`, `error`, `startDateTime`, `status`, `restorePoint` from
+///   `microsoft.graph.restoreArtifactBase`.
 public enum DriveRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -356,6 +378,7 @@ public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.driveRestoreArtifact/restorePoint`.
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
 
@@ -367,6 +390,11 @@ public struct DriveRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias DriveRestoreArtifactsBulkAdditionRequest = Model<DriveRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `DriveRestoreArtifactsBulkAdditionRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.driveRestoreArtifactsBulkAdditionRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `destinationType`, `displayName`, `error`,
+///   `lastModifiedBy`, `lastModifiedDateTime`, `protectionTimePeriod`, `protectionUnitIds`, `restorePointPreference`,
+///   `status`, `tags` from `microsoft.graph.restoreArtifactsBulkRequestBase`.
 public enum DriveRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -456,6 +484,8 @@ public struct DropInPlaceModeFields: FieldSet {
 public typealias EBookInstallSummary = Model<EBookInstallSummaryFields>
 
 /// The properties of a `EBookInstallSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.eBookInstallSummary`; inherited `id` from `microsoft.graph.entity`.
 public enum EBookInstallSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -510,6 +540,7 @@ public typealias Edge = Model<EdgeFields>
 /// The properties of a `Edge`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `internetExplorerMode`.
+/// - Remark: Generated from `microsoft.graph.edge`; inherited `id` from `microsoft.graph.entity`.
 public enum EdgeFields: FieldSet {
     public typealias Table = (id: Field<String>, internetExplorerMode: Field<InternetExplorerMode>)
 
@@ -560,6 +591,7 @@ public struct EdgeRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.edge/internetExplorerMode`.
     public var internetExplorerMode: InternetExplorerModeRequestBuilder {
         .init(client: client, path: path.appending("internetExplorerMode"))
     }
@@ -579,6 +611,7 @@ public struct EdgeSearchEngineFields: FieldSet {
         fields: EdgeSearchEngineFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.edgeSearchEngine/edgeSearchEngineType`.
     public let edgeSearchEngineType: Field<EdgeSearchEngineType>
 
     private init() {
@@ -620,6 +653,7 @@ public struct EdgeSearchEngineCustomFields: FieldSet {
         fields: EdgeSearchEngineCustomFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.edgeSearchEngineCustom/edgeSearchEngineOpenSearchXmlUrl`.
     public let edgeSearchEngineOpenSearchXmlUrl: Field<String>
 
     private init() {
@@ -665,6 +699,10 @@ public typealias EditionUpgradeConfiguration = Model<EditionUpgradeConfiguration
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum EditionUpgradeConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -743,30 +781,40 @@ public struct EditionUpgradeConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.editionUpgradeConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -982,6 +1030,7 @@ public typealias EducationAssignment = Model<EducationAssignmentFields>
 ///   do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `categories`, `gradingCategory`, `gradingScheme`,
 ///   `resources`, `rubric`, `submissions`.
+/// - Remark: Generated from `microsoft.graph.educationAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1081,6 +1130,9 @@ public struct EducationAssignmentClassRecipientFields: FieldSet {
 public typealias EducationAssignmentDefaults = Model<EducationAssignmentDefaultsFields>
 
 /// The properties of a `EducationAssignmentDefaults`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationAssignmentDefaults`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EducationAssignmentDefaultsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1194,6 +1246,7 @@ public struct EducationAssignmentIndividualRecipientFields: FieldSet {
         fields: EducationAssignmentIndividualRecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentIndividualRecipient/recipients`.
     public let recipients: Field<[String]>
 
     private init() {
@@ -1208,6 +1261,9 @@ public struct EducationAssignmentIndividualRecipientFields: FieldSet {
 public typealias EducationAssignmentPointsGrade = Model<EducationAssignmentPointsGradeFields>
 
 /// The properties of a `EducationAssignmentPointsGrade`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGrade`; inherited `gradedBy`, `gradedDateTime`
+///   from `microsoft.graph.educationAssignmentGrade`.
 public enum EducationAssignmentPointsGradeFields: FieldSet {
     public typealias Table = (gradedBy: Field<IdentitySet>, gradedDateTime: Field<Date>, points: Field<Float>)
 
@@ -1232,6 +1288,7 @@ public struct EducationAssignmentPointsGradeTypeFields: FieldSet {
         fields: EducationAssignmentPointsGradeTypeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentPointsGradeType/maxPoints`.
     public let maxPoints: Field<Float>
 
     private init() {
@@ -1301,26 +1358,35 @@ public struct EducationAssignmentRequestBuilder: ModelRequestBuilder {
     }
 
     /// `categories.request()` lists them; `categories("educationCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/categories`.
     public var categories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/gradingCategory`.
     public var gradingCategory: EducationGradingCategoryRequestBuilder {
         .init(client: client, path: path.appending("gradingCategory"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/gradingScheme`.
     public var gradingScheme: EducationGradingSchemeRequestBuilder {
         .init(client: client, path: path.appending("gradingScheme"))
     }
 
     /// `resources.request()` lists them; `resources("educationAssignmentResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/resources`.
     public var resources: CollectionRequestBuilder<EducationAssignmentResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/rubric`.
     public var rubric: EducationRubricRequestBuilder { .init(client: client, path: path.appending("rubric")) }
 
     /// `submissions.request()` lists them; `submissions("educationSubmission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignment/submissions`.
     public var submissions: CollectionRequestBuilder<EducationSubmissionRequestBuilder> {
         .init(client: client, path: path.appending("submissions"))
     }
@@ -1373,6 +1439,8 @@ public typealias EducationAssignmentResource = Model<EducationAssignmentResource
 /// The properties of a `EducationAssignmentResource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `dependentResources`.
+/// - Remark: Generated from `microsoft.graph.educationAssignmentResource`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EducationAssignmentResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1416,6 +1484,8 @@ public struct EducationAssignmentResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `dependentResources.request()` lists them; `dependentResources("educationAssignmentResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentResource/dependentResources`.
     public var dependentResources: CollectionRequestBuilder<EducationAssignmentResourceRequestBuilder> {
         .init(client: client, path: path.appending("dependentResources"))
     }
@@ -1431,6 +1501,8 @@ public typealias EducationAssignmentSettings = Model<EducationAssignmentSettings
 ///
 /// - Present when the request expanded them (`expand(_:)`): `defaultGradingScheme`, `gradingCategories`,
 ///   `gradingSchemes`.
+/// - Remark: Generated from `microsoft.graph.educationAssignmentSettings`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EducationAssignmentSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1479,16 +1551,21 @@ public struct EducationAssignmentSettingsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentSettings/defaultGradingScheme`.
     public var defaultGradingScheme: EducationGradingSchemeRequestBuilder {
         .init(client: client, path: path.appending("defaultGradingScheme"))
     }
 
     /// `gradingCategories.request()` lists them; `gradingCategories("educationGradingCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentSettings/gradingCategories`.
     public var gradingCategories: CollectionRequestBuilder<EducationGradingCategoryRequestBuilder> {
         .init(client: client, path: path.appending("gradingCategories"))
     }
 
     /// `gradingSchemes.request()` lists them; `gradingSchemes("educationGradingScheme-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationAssignmentSettings/gradingSchemes`.
     public var gradingSchemes: CollectionRequestBuilder<EducationGradingSchemeRequestBuilder> {
         .init(client: client, path: path.appending("gradingSchemes"))
     }
@@ -1521,6 +1598,8 @@ extension EducationAssignmentStatus {
 public typealias EducationCategory = Model<EducationCategoryFields>
 
 /// The properties of a `EducationCategory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationCategory`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationCategoryFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 

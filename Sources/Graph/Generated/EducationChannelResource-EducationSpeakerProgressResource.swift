@@ -14,6 +14,8 @@ public typealias EducationChannelResource = Model<EducationChannelResourceFields
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationChannelResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationChannelResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -48,6 +50,7 @@ public typealias EducationClass = Model<EducationClassFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignmentCategories`, `assignmentDefaults`,
 ///   `assignments`, `assignmentSettings`, `group`, `members`, `modules`, `schools`, `teachers`.
+/// - Remark: Generated from `microsoft.graph.educationClass`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationClassFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -141,41 +144,56 @@ public struct EducationClassRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignmentCategories.request()` lists them; `assignmentCategories("educationCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/assignmentCategories`.
     public var assignmentCategories: CollectionRequestBuilder<EducationCategoryRequestBuilder> {
         .init(client: client, path: path.appending("assignmentCategories"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationClass/assignmentDefaults`.
     public var assignmentDefaults: EducationAssignmentDefaultsRequestBuilder {
         .init(client: client, path: path.appending("assignmentDefaults"))
     }
 
     /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/assignments`.
     public var assignments: CollectionRequestBuilder<EducationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationClass/assignmentSettings`.
     public var assignmentSettings: EducationAssignmentSettingsRequestBuilder {
         .init(client: client, path: path.appending("assignmentSettings"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationClass/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
     /// `members.request()` lists them; `members("educationUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/members`.
     public var members: CollectionRequestBuilder<EducationUserRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `modules.request()` lists them; `modules("educationModule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/modules`.
     public var modules: CollectionRequestBuilder<EducationModuleRequestBuilder> {
         .init(client: client, path: path.appending("modules"))
     }
 
     /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/schools`.
     public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
         .init(client: client, path: path.appending("schools"))
     }
 
     /// `teachers.request()` lists them; `teachers("educationUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationClass/teachers`.
     public var teachers: CollectionRequestBuilder<EducationUserRequestBuilder> {
         .init(client: client, path: path.appending("teachers"))
     }
@@ -236,6 +254,8 @@ public typealias EducationExcelResource = Model<EducationExcelResourceFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationExcelResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationExcelResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -270,6 +290,8 @@ public typealias EducationExternalResource = Model<EducationExternalResourceFiel
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationExternalResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationExternalResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -341,6 +363,9 @@ public enum EducationFeedbackFields: FieldSet {
 public typealias EducationFeedbackOutcome = Model<EducationFeedbackOutcomeFields>
 
 /// The properties of a `EducationFeedbackOutcome`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationFeedbackOutcome`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationOutcome`.
 public enum EducationFeedbackOutcomeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -389,6 +414,9 @@ public struct EducationFeedbackOutcomeRequestBuilder: ModelRequestBuilder {
 public typealias EducationFeedbackResourceOutcome = Model<EducationFeedbackResourceOutcomeFields>
 
 /// The properties of a `EducationFeedbackResourceOutcome`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationFeedbackResourceOutcome`; inherited `id` from
+///   `microsoft.graph.entity`; `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationOutcome`.
 public enum EducationFeedbackResourceOutcomeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -466,6 +494,8 @@ public typealias EducationFileResource = Model<EducationFileResourceFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationFileResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationFileResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -515,6 +545,8 @@ extension EducationGender {
 public typealias EducationGradingCategory = Model<EducationGradingCategoryFields>
 
 /// The properties of a `EducationGradingCategory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationGradingCategory`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationGradingCategoryFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, percentageWeight: Field<Int32>)
 
@@ -555,6 +587,8 @@ public struct EducationGradingCategoryRequestBuilder: ModelRequestBuilder {
 public typealias EducationGradingScheme = Model<EducationGradingSchemeFields>
 
 /// The properties of a `EducationGradingScheme`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationGradingScheme`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationGradingSchemeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -640,6 +674,8 @@ public typealias EducationLinkResource = Model<EducationLinkResourceFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationLinkResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationLinkResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -674,6 +710,9 @@ public typealias EducationLinkedAssignmentResource = Model<EducationLinkedAssign
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationLinkedAssignmentResource`; inherited `createdBy`,
+///   `createdDateTime`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.educationResource`.
 public enum EducationLinkedAssignmentResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -708,6 +747,8 @@ public typealias EducationMediaResource = Model<EducationMediaResourceFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationMediaResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationMediaResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -743,6 +784,7 @@ public typealias EducationModule = Model<EducationModuleFields>
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `resourcesFolderUrl`, `status`: Set by
 ///   the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `resources`.
+/// - Remark: Generated from `microsoft.graph.educationModule`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationModuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -806,6 +848,8 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
     }
 
     /// `resources.request()` lists them; `resources("educationModuleResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationModule/resources`.
     public var resources: CollectionRequestBuilder<EducationModuleResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
@@ -842,6 +886,8 @@ public struct EducationModuleRequestBuilder: ModelRequestBuilder {
 public typealias EducationModuleResource = Model<EducationModuleResourceFields>
 
 /// The properties of a `EducationModuleResource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationModuleResource`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationModuleResourceFields: FieldSet {
     public typealias Table = (id: Field<String>, resource: Field<EducationResource>)
 
@@ -900,6 +946,7 @@ public struct EducationOnPremisesInfoFields: FieldSet {
         fields: EducationOnPremisesInfoFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.educationOnPremisesInfo/immutableId`.
     public let immutableId: Field<String>
 
     private init() {
@@ -916,6 +963,8 @@ public struct EducationOnPremisesInfoFields: FieldSet {
 public typealias EducationOrganization = Model<EducationOrganizationFields>
 
 /// The properties of a `EducationOrganization`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationOrganization`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationOrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -967,6 +1016,8 @@ public struct EducationOrganizationRequestBuilder: ModelRequestBuilder {
 public typealias EducationOutcome = Model<EducationOutcomeFields>
 
 /// The properties of a `EducationOutcome`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationOutcome`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationOutcomeFields: FieldSet {
     public typealias Table = (id: Field<String>, lastModifiedBy: Field<IdentitySet>, lastModifiedDateTime: Field<Date>)
 
@@ -1013,6 +1064,9 @@ public struct EducationOutcomeRequestBuilder: ModelRequestBuilder {
 public typealias EducationPointsOutcome = Model<EducationPointsOutcomeFields>
 
 /// The properties of a `EducationPointsOutcome`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationPointsOutcome`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationOutcome`.
 public enum EducationPointsOutcomeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1064,6 +1118,8 @@ public typealias EducationPowerPointResource = Model<EducationPowerPointResource
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationPowerPointResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationPowerPointResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -1193,20 +1249,28 @@ public struct EducationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationRoot/classes`.
     public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
         .init(client: client, path: path.appending("classes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationRoot/me`.
     public var me: EducationUserRequestBuilder { .init(client: client, path: path.appending("me")) }
 
+    /// - Remark: Generated from `microsoft.graph.educationRoot/reports`.
     public var reports: ReportsRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
 
     /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationRoot/schools`.
     public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
         .init(client: client, path: path.appending("schools"))
     }
 
     /// `users.request()` lists them; `users("educationUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationRoot/users`.
     public var users: CollectionRequestBuilder<EducationUserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
@@ -1222,6 +1286,7 @@ public typealias EducationRubric = Model<EducationRubricFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationRubric`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationRubricFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1261,6 +1326,9 @@ public enum EducationRubricFields: FieldSet {
 public typealias EducationRubricOutcome = Model<EducationRubricOutcomeFields>
 
 /// The properties of a `EducationRubricOutcome`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.educationRubricOutcome`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationOutcome`.
 public enum EducationRubricOutcomeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1334,6 +1402,9 @@ public typealias EducationSchool = Model<EducationSchoolFields>
 /// The properties of a `EducationSchool`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `administrativeUnit`, `classes`, `users`.
+/// - Remark: Generated from `microsoft.graph.educationSchool`; inherited `id` from `microsoft.graph.entity`;
+///   `description`, `displayName`, `externalSource`, `externalSourceDetail` from
+///   `microsoft.graph.educationOrganization`.
 public enum EducationSchoolFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1411,16 +1482,21 @@ public struct EducationSchoolRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationSchool/administrativeUnit`.
     public var administrativeUnit: AdministrativeUnitRequestBuilder {
         .init(client: client, path: path.appending("administrativeUnit"))
     }
 
     /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSchool/classes`.
     public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
         .init(client: client, path: path.appending("classes"))
     }
 
     /// `users.request()` lists them; `users("educationUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSchool/users`.
     public var users: CollectionRequestBuilder<EducationUserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
@@ -1450,6 +1526,8 @@ public struct EducationSpeakerCoachAudienceEngagementSettingsFields: FieldSet {
         fields: EducationSpeakerCoachAudienceEngagementSettingsFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.educationSpeakerCoachAudienceEngagementSettings/isBodyLanguageEnabled`.
     public let isBodyLanguageEnabled: Field<Bool>
 
     private init() {
@@ -1538,6 +1616,9 @@ public typealias EducationSpeakerProgressResource = Model<EducationSpeakerProgre
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationSpeakerProgressResource`; inherited `createdBy`,
+///   `createdDateTime`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.educationResource`.
 public enum EducationSpeakerProgressResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,

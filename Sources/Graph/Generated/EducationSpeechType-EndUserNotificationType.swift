@@ -65,6 +65,7 @@ public typealias EducationSubmission = Model<EducationSubmissionFields>
 ///   `submittedDateTime`, `unsubmittedBy`, `unsubmittedDateTime`, `webUrl`: Set by the service: read it, do not send
 ///   it.
 /// - Present when the request expanded them (`expand(_:)`): `outcomes`, `resources`, `submittedResources`.
+/// - Remark: Generated from `microsoft.graph.educationSubmission`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationSubmissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -134,6 +135,7 @@ public struct EducationSubmissionIndividualRecipientFields: FieldSet {
         fields: EducationSubmissionIndividualRecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.educationSubmissionIndividualRecipient/userId`.
     public let userId: Field<String>
 
     private init() {
@@ -196,16 +198,22 @@ public struct EducationSubmissionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `outcomes.request()` lists them; `outcomes("educationOutcome-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSubmission/outcomes`.
     public var outcomes: CollectionRequestBuilder<EducationOutcomeRequestBuilder> {
         .init(client: client, path: path.appending("outcomes"))
     }
 
     /// `resources.request()` lists them; `resources("educationSubmissionResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSubmission/resources`.
     public var resources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
 
     /// `submittedResources.request()` lists them; `submittedResources("educationSubmissionResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSubmission/submittedResources`.
     public var submittedResources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
         .init(client: client, path: path.appending("submittedResources"))
     }
@@ -256,6 +264,8 @@ public typealias EducationSubmissionResource = Model<EducationSubmissionResource
 /// The properties of a `EducationSubmissionResource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `dependentResources`.
+/// - Remark: Generated from `microsoft.graph.educationSubmissionResource`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EducationSubmissionResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -299,6 +309,8 @@ public struct EducationSubmissionResourceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `dependentResources.request()` lists them; `dependentResources("educationSubmissionResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationSubmissionResource/dependentResources`.
     public var dependentResources: CollectionRequestBuilder<EducationSubmissionResourceRequestBuilder> {
         .init(client: client, path: path.appending("dependentResources"))
     }
@@ -362,6 +374,8 @@ public typealias EducationTeamsAppResource = Model<EducationTeamsAppResourceFiel
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationTeamsAppResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationTeamsAppResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -428,6 +442,7 @@ public typealias EducationUser = Model<EducationUserFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `classes`, `rubrics`, `schools`,
 ///   `taughtClasses`, `user`.
+/// - Remark: Generated from `microsoft.graph.educationUser`; inherited `id` from `microsoft.graph.entity`.
 public enum EducationUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -549,30 +564,41 @@ public struct EducationUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("educationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationUser/assignments`.
     public var assignments: CollectionRequestBuilder<EducationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `classes.request()` lists them; `classes("educationClass-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationUser/classes`.
     public var classes: CollectionRequestBuilder<EducationClassRequestBuilder> {
         .init(client: client, path: path.appending("classes"))
     }
 
     /// `rubrics.request()` lists them; `rubrics("educationRubric-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationUser/rubrics`.
     public var rubrics: CollectionRequestBuilder<EducationRubricRequestBuilder> {
         .init(client: client, path: path.appending("rubrics"))
     }
 
     /// `schools.request()` lists them; `schools("educationSchool-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationUser/schools`.
     public var schools: CollectionRequestBuilder<EducationSchoolRequestBuilder> {
         .init(client: client, path: path.appending("schools"))
     }
 
     /// `taughtClasses.request()` lists them; `taughtClasses("educationClass-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.educationUser/taughtClasses`.
     public var taughtClasses: CollectionRequestBuilder<EducationClassRequestBuilder> {
         .init(client: client, path: path.appending("taughtClasses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.educationUser/user`.
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
@@ -612,6 +638,8 @@ public typealias EducationWordResource = Model<EducationWordResourceFields>
 ///
 /// - `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.educationWordResource`; inherited `createdBy`, `createdDateTime`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.educationResource`.
 public enum EducationWordResourceFields: FieldSet {
     public typealias Table = (
         createdBy: Field<IdentitySet>,
@@ -739,6 +767,9 @@ public enum EmailAddressFields: FieldSet {
 public typealias EmailAuthenticationMethod = Model<EmailAuthenticationMethodFields>
 
 /// The properties of a `EmailAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethod`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum EmailAuthenticationMethodFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, emailAddress: Field<String>)
 
@@ -763,6 +794,8 @@ public typealias EmailAuthenticationMethodConfiguration = Model<EmailAuthenticat
 /// The properties of a `EmailAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum EmailAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -808,6 +841,8 @@ public struct EmailAuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.emailAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -874,6 +909,9 @@ public typealias EmailFileAssessmentRequest = Model<EmailFileAssessmentRequestFi
 /// The properties of a `EmailFileAssessmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `results`.
+/// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `category`, `contentType`, `createdBy`, `createdDateTime`, `expectedAssessment`, `requestSource`, `status`,
+///   `results` from `microsoft.graph.threatAssessmentRequest`.
 public enum EmailFileAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -933,6 +971,8 @@ public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.emailFileAssessmentRequest/results`.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
         .init(client: client, path: path.appending("results"))
     }
@@ -945,6 +985,9 @@ public struct EmailFileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 public typealias EmailIdentity = Model<EmailIdentityFields>
 
 /// The properties of a `EmailIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.emailIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum EmailIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, email: Field<String>)
 
@@ -962,6 +1005,8 @@ public enum EmailIdentityFields: FieldSet {
 public typealias EmailNotificationsSetting = Model<EmailNotificationsSettingFields>
 
 /// The properties of a `EmailNotificationsSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.emailNotificationsSetting`; inherited `id` from `microsoft.graph.entity`.
 public enum EmailNotificationsSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1008,6 +1053,9 @@ public struct EmailNotificationsSettingRequestBuilder: ModelRequestBuilder {
 public typealias EmailPayloadDetail = Model<EmailPayloadDetailFields>
 
 /// The properties of a `EmailPayloadDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.emailPayloadDetail`; inherited `coachmarks`, `content`, `phishingUrl` from
+///   `microsoft.graph.payloadDetail`.
 public enum EmailPayloadDetailFields: FieldSet {
     public typealias Table = (
         coachmarks: Field<[PayloadCoachmark]>,
@@ -1077,6 +1125,8 @@ public typealias EmergencyCallEvent = Model<EmergencyCallEventFields>
 /// The properties of a `EmergencyCallEvent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `participants`.
+/// - Remark: Generated from `microsoft.graph.emergencyCallEvent`; inherited `id` from `microsoft.graph.entity`;
+///   `callEventType`, `eventDateTime`, `participants` from `microsoft.graph.callEvent`.
 public enum EmergencyCallEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1126,6 +1176,8 @@ public struct EmergencyCallEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// `participants.request()` lists them; `participants("participant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.emergencyCallEvent/participants`.
     public var participants: CollectionRequestBuilder<ParticipantRequestBuilder> {
         .init(client: client, path: path.appending("participants"))
     }
@@ -1219,28 +1271,38 @@ public struct EmployeeExperienceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `communities.request()` lists them; `communities("community-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperience/communities`.
     public var communities: CollectionRequestBuilder<CommunityRequestBuilder> {
         .init(client: client, path: path.appending("communities"))
     }
 
     /// `engagementAsyncOperations.request()` lists them; `engagementAsyncOperations("engagementAsyncOperation-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperience/engagementAsyncOperations`.
     public var engagementAsyncOperations: CollectionRequestBuilder<EngagementAsyncOperationRequestBuilder> {
         .init(client: client, path: path.appending("engagementAsyncOperations"))
     }
 
     /// `learningCourseActivities.request()` lists them; `learningCourseActivities("learningCourseActivity-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperience/learningCourseActivities`.
     public var learningCourseActivities: CollectionRequestBuilder<LearningCourseActivityRequestBuilder> {
         .init(client: client, path: path.appending("learningCourseActivities"))
     }
 
     /// `learningProviders.request()` lists them; `learningProviders("learningProvider-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperience/learningProviders`.
     public var learningProviders: CollectionRequestBuilder<LearningProviderRequestBuilder> {
         .init(client: client, path: path.appending("learningProviders"))
     }
 
     /// `roles.request()` lists them; `roles("engagementRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperience/roles`.
     public var roles: CollectionRequestBuilder<EngagementRoleRequestBuilder> {
         .init(client: client, path: path.appending("roles"))
     }
@@ -1255,6 +1317,7 @@ public typealias EmployeeExperienceUser = Model<EmployeeExperienceUserFields>
 /// The properties of a `EmployeeExperienceUser`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignedRoles`, `learningCourseActivities`.
+/// - Remark: Generated from `microsoft.graph.employeeExperienceUser`; inherited `id` from `microsoft.graph.entity`.
 public enum EmployeeExperienceUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1299,12 +1362,16 @@ public struct EmployeeExperienceUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignedRoles.request()` lists them; `assignedRoles("engagementRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperienceUser/assignedRoles`.
     public var assignedRoles: CollectionRequestBuilder<EngagementRoleRequestBuilder> {
         .init(client: client, path: path.appending("assignedRoles"))
     }
 
     /// `learningCourseActivities.request()` lists them; `learningCourseActivities("learningCourseActivity-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.employeeExperienceUser/learningCourseActivities`.
     public var learningCourseActivities: CollectionRequestBuilder<LearningCourseActivityRequestBuilder> {
         .init(client: client, path: path.appending("learningCourseActivities"))
     }
@@ -1351,6 +1418,7 @@ public typealias EndUserNotification = Model<EndUserNotificationFields>
 /// The properties of a `EndUserNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `details`.
+/// - Remark: Generated from `microsoft.graph.endUserNotification`; inherited `id` from `microsoft.graph.entity`.
 public enum EndUserNotificationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1394,6 +1462,8 @@ public enum EndUserNotificationFields: FieldSet {
 public typealias EndUserNotificationDetail = Model<EndUserNotificationDetailFields>
 
 /// The properties of a `EndUserNotificationDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.endUserNotificationDetail`; inherited `id` from `microsoft.graph.entity`.
 public enum EndUserNotificationDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1480,6 +1550,8 @@ public struct EndUserNotificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `details.request()` lists them; `details("endUserNotificationDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.endUserNotification/details`.
     public var details: CollectionRequestBuilder<EndUserNotificationDetailRequestBuilder> {
         .init(client: client, path: path.appending("details"))
     }

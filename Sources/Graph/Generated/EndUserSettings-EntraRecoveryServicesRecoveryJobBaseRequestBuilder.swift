@@ -11,6 +11,10 @@ import Foundation
 public typealias EndUserSettings = Model<EndUserSettingsFields>
 
 /// The properties of a `EndUserSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.endUserSettings`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `isEnabled`, `modifiedBy`, `modifiedDateTime` from
+///   `microsoft.graph.controlConfiguration`.
 public enum EndUserSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -65,6 +69,9 @@ public struct EndUserSettingsRequestBuilder: ModelRequestBuilder {
 public typealias Endpoint = Model<EndpointFields>
 
 /// The properties of a `Endpoint`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.endpoint`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum EndpointFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -248,6 +255,10 @@ extension EndpointType {
 public typealias EngagementAsyncOperation = Model<EngagementAsyncOperationFields>
 
 /// The properties of a `EngagementAsyncOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.engagementAsyncOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `lastActionDateTime`, `resourceLocation`, `status`, `statusDetail` from
+///   `microsoft.graph.longRunningOperation`.
 public enum EngagementAsyncOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -320,6 +331,7 @@ public typealias EngagementConversation = Model<EngagementConversationFields>
 /// The properties of a `EngagementConversation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `messages`, `starter`.
+/// - Remark: Generated from `microsoft.graph.engagementConversation`; inherited `id` from `microsoft.graph.entity`.
 public enum EngagementConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -354,6 +366,9 @@ public typealias EngagementConversationDiscussionMessage = Model<EngagementConve
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage`; inherited `id` from
+///   `microsoft.graph.entity`; `body`, `createdDateTime`, `creationMode`, `from`, `lastModifiedDateTime`, `replyToId`,
+///   `conversation`, `reactions`, `replies`, `replyTo` from `microsoft.graph.engagementConversationMessage`.
 public enum EngagementConversationDiscussionMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -415,20 +430,26 @@ public struct EngagementConversationDiscussionMessageRequestBuilder: ModelReques
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage/conversation`.
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
     }
 
     /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage/reactions`.
     public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
         .init(client: client, path: path.appending("reactions"))
     }
 
     /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage/replies`.
     public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationDiscussionMessage/replyTo`.
     public var replyTo: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("replyTo"))
     }
@@ -444,6 +465,8 @@ public typealias EngagementConversationMessage = Model<EngagementConversationMes
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Remark: Generated from `microsoft.graph.engagementConversationMessage`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EngagementConversationMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -493,6 +516,8 @@ public typealias EngagementConversationMessageReaction = Model<EngagementConvers
 /// The properties of a `EngagementConversationMessageReaction`, inherited ones included.
 ///
 /// - `createdDateTime`, `reactionBy`, `reactionType`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.engagementConversationMessageReaction`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EngagementConversationMessageReactionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -666,20 +691,26 @@ public struct EngagementConversationMessageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationMessage/conversation`.
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
     }
 
     /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationMessage/reactions`.
     public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
         .init(client: client, path: path.appending("reactions"))
     }
 
     /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationMessage/replies`.
     public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationMessage/replyTo`.
     public var replyTo: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("replyTo"))
     }
@@ -714,6 +745,9 @@ public typealias EngagementConversationQuestionMessage = Model<EngagementConvers
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage`; inherited `id` from
+///   `microsoft.graph.entity`; `body`, `createdDateTime`, `creationMode`, `from`, `lastModifiedDateTime`, `replyToId`,
+///   `conversation`, `reactions`, `replies`, `replyTo` from `microsoft.graph.engagementConversationMessage`.
 public enum EngagementConversationQuestionMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -777,20 +811,26 @@ public struct EngagementConversationQuestionMessageRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage/conversation`.
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
     }
 
     /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage/reactions`.
     public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
         .init(client: client, path: path.appending("reactions"))
     }
 
     /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage/replies`.
     public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationQuestionMessage/replyTo`.
     public var replyTo: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("replyTo"))
     }
@@ -822,10 +862,13 @@ public struct EngagementConversationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversation/messages`.
     public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversation/starter`.
     public var starter: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("starter"))
     }
@@ -841,6 +884,9 @@ public typealias EngagementConversationSystemMessage = Model<EngagementConversat
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `conversation`, `reactions`, `replies`, `replyTo`.
+/// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage`; inherited `id` from
+///   `microsoft.graph.entity`; `body`, `createdDateTime`, `creationMode`, `from`, `lastModifiedDateTime`, `replyToId`,
+///   `conversation`, `reactions`, `replies`, `replyTo` from `microsoft.graph.engagementConversationMessage`.
 public enum EngagementConversationSystemMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -902,20 +948,26 @@ public struct EngagementConversationSystemMessageRequestBuilder: ModelRequestBui
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage/conversation`.
     public var conversation: EngagementConversationRequestBuilder {
         .init(client: client, path: path.appending("conversation"))
     }
 
     /// `reactions.request()` lists them; `reactions("engagementConversationMessageReaction-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage/reactions`.
     public var reactions: CollectionRequestBuilder<EngagementConversationMessageReactionRequestBuilder> {
         .init(client: client, path: path.appending("reactions"))
     }
 
     /// `replies.request()` lists them; `replies("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage/replies`.
     public var replies: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementConversationSystemMessage/replyTo`.
     public var replyTo: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("replyTo"))
     }
@@ -944,6 +996,9 @@ extension EngagementCreationMode {
 public typealias EngagementIdentitySet = Model<EngagementIdentitySetFields>
 
 /// The properties of a `EngagementIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.engagementIdentitySet`; inherited `application`, `device`, `user` from
+///   `microsoft.graph.identitySet`.
 public enum EngagementIdentitySetFields: FieldSet {
     public typealias Table = (
         application: Field<Identity>,
@@ -975,6 +1030,7 @@ public typealias EngagementRole = Model<EngagementRoleFields>
 /// The properties of a `EngagementRole`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `members`.
+/// - Remark: Generated from `microsoft.graph.engagementRole`; inherited `id` from `microsoft.graph.entity`.
 public enum EngagementRoleFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, members: Field<[EngagementRoleMember]>)
 
@@ -995,6 +1051,7 @@ public typealias EngagementRoleMember = Model<EngagementRoleMemberFields>
 ///
 /// - `createdDateTime`, `userId`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `user`.
+/// - Remark: Generated from `microsoft.graph.engagementRoleMember`; inherited `id` from `microsoft.graph.entity`.
 public enum EngagementRoleMemberFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, userId: Field<String>, user: Field<User>)
 
@@ -1032,6 +1089,7 @@ public struct EngagementRoleMemberRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.engagementRoleMember/user`.
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
@@ -1058,6 +1116,8 @@ public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
     }
 
     /// `members.request()` lists them; `members("engagementRoleMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.engagementRole/members`.
     public var members: CollectionRequestBuilder<EngagementRoleMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
@@ -1070,6 +1130,9 @@ public struct EngagementRoleRequestBuilder: ModelRequestBuilder {
 public typealias EnrollmentConfigurationAssignment = Model<EnrollmentConfigurationAssignmentFields>
 
 /// The properties of a `EnrollmentConfigurationAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.enrollmentConfigurationAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EnrollmentConfigurationAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -1129,6 +1192,10 @@ extension EnrollmentState {
 public typealias EnrollmentTroubleshootingEvent = Model<EnrollmentTroubleshootingEventFields>
 
 /// The properties of a `EnrollmentTroubleshootingEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.enrollmentTroubleshootingEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime` from
+///   `microsoft.graph.deviceManagementTroubleshootingEvent`.
 public enum EnrollmentTroubleshootingEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1189,6 +1256,9 @@ public struct EnrollmentTroubleshootingEventRequestBuilder: ModelRequestBuilder 
 public typealias EnterpriseCodeSigningCertificate = Model<EnterpriseCodeSigningCertificateFields>
 
 /// The properties of a `EnterpriseCodeSigningCertificate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.enterpriseCodeSigningCertificate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EnterpriseCodeSigningCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1250,6 +1320,7 @@ public typealias EntitlementManagement = Model<EntitlementManagementFields>
 ///   `accessPackageSuggestions`, `assignmentPolicies`, `assignmentRequests`, `assignments`, `availableAccessPackages`,
 ///   `catalogs`, `connectedOrganizations`, `controlConfigurations`, `resourceEnvironments`, `resourceRequests`,
 ///   `resourceRoleScopes`, `resources`, `settings`, `subjects`.
+/// - Remark: Generated from `microsoft.graph.entitlementManagement`; inherited `id` from `microsoft.graph.entity`.
 public enum EntitlementManagementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1337,87 +1408,118 @@ public struct EntitlementManagementRequestBuilder: ModelRequestBuilder {
 
     /// `accessPackageAssignmentApprovals.request()` lists them; `accessPackageAssignmentApprovals("approval-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/accessPackageAssignmentApprovals`.
     public var accessPackageAssignmentApprovals: CollectionRequestBuilder<ApprovalRequestBuilder> {
         .init(client: client, path: path.appending("accessPackageAssignmentApprovals"))
     }
 
     /// `accessPackages.request()` lists them; `accessPackages("accessPackage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/accessPackages`.
     public var accessPackages: CollectionRequestBuilder<AccessPackageRequestBuilder> {
         .init(client: client, path: path.appending("accessPackages"))
     }
 
     /// `accessPackageSuggestions.request()` lists them; `accessPackageSuggestions("accessPackageSuggestion-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/accessPackageSuggestions`.
     public var accessPackageSuggestions: CollectionRequestBuilder<AccessPackageSuggestionRequestBuilder> {
         .init(client: client, path: path.appending("accessPackageSuggestions"))
     }
 
     /// `assignmentPolicies.request()` lists them; `assignmentPolicies("accessPackageAssignmentPolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/assignmentPolicies`.
     public var assignmentPolicies: CollectionRequestBuilder<AccessPackageAssignmentPolicyRequestBuilder> {
         .init(client: client, path: path.appending("assignmentPolicies"))
     }
 
     /// `assignmentRequests.request()` lists them; `assignmentRequests("accessPackageAssignmentRequest-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/assignmentRequests`.
     public var assignmentRequests: CollectionRequestBuilder<AccessPackageAssignmentRequestRequestBuilder> {
         .init(client: client, path: path.appending("assignmentRequests"))
     }
 
     /// `assignments.request()` lists them; `assignments("accessPackageAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/assignments`.
     public var assignments: CollectionRequestBuilder<AccessPackageAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `availableAccessPackages.request()` lists them; `availableAccessPackages("availableAccessPackage-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/availableAccessPackages`.
     public var availableAccessPackages: CollectionRequestBuilder<AvailableAccessPackageRequestBuilder> {
         .init(client: client, path: path.appending("availableAccessPackages"))
     }
 
     /// `catalogs.request()` lists them; `catalogs("accessPackageCatalog-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/catalogs`.
     public var catalogs: CollectionRequestBuilder<AccessPackageCatalogRequestBuilder> {
         .init(client: client, path: path.appending("catalogs"))
     }
 
     /// `connectedOrganizations.request()` lists them; `connectedOrganizations("connectedOrganization-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/connectedOrganizations`.
     public var connectedOrganizations: CollectionRequestBuilder<ConnectedOrganizationRequestBuilder> {
         .init(client: client, path: path.appending("connectedOrganizations"))
     }
 
     /// `controlConfigurations.request()` lists them; `controlConfigurations("controlConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/controlConfigurations`.
     public var controlConfigurations: CollectionRequestBuilder<ControlConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("controlConfigurations"))
     }
 
     /// `resourceEnvironments.request()` lists them; `resourceEnvironments("accessPackageResourceEnvironment-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/resourceEnvironments`.
     public var resourceEnvironments: CollectionRequestBuilder<AccessPackageResourceEnvironmentRequestBuilder> {
         .init(client: client, path: path.appending("resourceEnvironments"))
     }
 
     /// `resourceRequests.request()` lists them; `resourceRequests("accessPackageResourceRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/resourceRequests`.
     public var resourceRequests: CollectionRequestBuilder<AccessPackageResourceRequestRequestBuilder> {
         .init(client: client, path: path.appending("resourceRequests"))
     }
 
     /// `resourceRoleScopes.request()` lists them; `resourceRoleScopes("accessPackageResourceRoleScope-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/resourceRoleScopes`.
     public var resourceRoleScopes: CollectionRequestBuilder<AccessPackageResourceRoleScopeRequestBuilder> {
         .init(client: client, path: path.appending("resourceRoleScopes"))
     }
 
     /// `resources.request()` lists them; `resources("accessPackageResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/resources`.
     public var resources: CollectionRequestBuilder<AccessPackageResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/settings`.
     public var settings: EntitlementManagementSettingsRequestBuilder {
         .init(client: client, path: path.appending("settings"))
     }
 
     /// `subjects.request()` lists them; `subjects("accessPackageSubject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entitlementManagement/subjects`.
     public var subjects: CollectionRequestBuilder<AccessPackageSubjectRequestBuilder> {
         .init(client: client, path: path.appending("subjects"))
     }
@@ -1454,6 +1556,9 @@ public enum EntitlementManagementScheduleFields: FieldSet {
 public typealias EntitlementManagementSettings = Model<EntitlementManagementSettingsFields>
 
 /// The properties of a `EntitlementManagementSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.entitlementManagementSettings`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EntitlementManagementSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2210,6 +2315,7 @@ public struct EntityFields: FieldSet {
         fields: EntityFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -2310,6 +2416,8 @@ public typealias EntraRecoveryServicesRecovery = Model<EntraRecoveryServicesReco
 /// The properties of a `EntraRecoveryServicesRecovery`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `jobs`, `snapshots`.
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EntraRecoveryServicesRecoveryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2352,6 +2460,9 @@ public typealias EntraRecoveryServicesRecoveryChangeObjectBase =
     Model<EntraRecoveryServicesRecoveryChangeObjectBaseFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryChangeObjectBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryChangeObjectBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EntraRecoveryServicesRecoveryChangeObjectBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2403,6 +2514,11 @@ public struct EntraRecoveryServicesRecoveryChangeObjectBaseRequestBuilder: Model
 public typealias EntraRecoveryServicesRecoveryJob = Model<EntraRecoveryServicesRecoveryJobFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJob`; inherited `id` from
+///   `microsoft.graph.entity`; `filteringCriteria`, `jobCompletionDateTime`, `jobStartDateTime`, `status`,
+///   `targetStateDateTime`, `totalChangedLinksCalculated`, `totalChangedObjectsCalculated` from
+///   `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
 public enum EntraRecoveryServicesRecoveryJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2447,6 +2563,9 @@ public enum EntraRecoveryServicesRecoveryJobFields: FieldSet {
 public typealias EntraRecoveryServicesRecoveryJobBase = Model<EntraRecoveryServicesRecoveryJobBaseFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryJobBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EntraRecoveryServicesRecoveryJobBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -21,6 +21,7 @@ public struct EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields: Fiel
         fields: EntraRecoveryServicesRecoveryJobEntityNameAndIdsFilterFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNameAndIdsFilter/filterValues`.
     public let filterValues: Field<[EntraRecoveryServicesEntityTypeAndIds]>
 
     private init() {
@@ -45,6 +46,7 @@ public struct EntraRecoveryServicesRecoveryJobEntityNamesFilterFields: FieldSet 
         fields: EntraRecoveryServicesRecoveryJobEntityNamesFilterFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryJobEntityNamesFilter/entityTypes`.
     public let entityTypes: Field<[EntraRecoveryServicesResourceTypeName]>
 
     private init() {
@@ -130,6 +132,11 @@ public struct EntraRecoveryServicesRecoveryJobRequestBuilder: ModelRequestBuilde
 public typealias EntraRecoveryServicesRecoveryPreviewJob = Model<EntraRecoveryServicesRecoveryPreviewJobFields>
 
 /// The properties of a `EntraRecoveryServicesRecoveryPreviewJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recoveryPreviewJob`; inherited `id` from
+///   `microsoft.graph.entity`; `filteringCriteria`, `jobCompletionDateTime`, `jobStartDateTime`, `status`,
+///   `targetStateDateTime`, `totalChangedLinksCalculated`, `totalChangedObjectsCalculated` from
+///   `microsoft.graph.entraRecoveryServices.recoveryJobBase`.
 public enum EntraRecoveryServicesRecoveryPreviewJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -230,11 +237,15 @@ public struct EntraRecoveryServicesRecoveryRequestBuilder: ModelRequestBuilder {
     }
 
     /// `jobs.request()` lists them; `jobs("recoveryJobBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery/jobs`.
     public var jobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobBaseRequestBuilder> {
         .init(client: client, path: path.appending("jobs"))
     }
 
     /// `snapshots.request()` lists them; `snapshots("snapshot-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.recovery/snapshots`.
     public var snapshots: CollectionRequestBuilder<EntraRecoveryServicesSnapshotRequestBuilder> {
         .init(client: client, path: path.appending("snapshots"))
     }
@@ -334,6 +345,8 @@ public typealias EntraRecoveryServicesSnapshot = Model<EntraRecoveryServicesSnap
 /// The properties of a `EntraRecoveryServicesSnapshot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `recoveryJobs`, `recoveryPreviewJobs`.
+/// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum EntraRecoveryServicesSnapshotFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -386,11 +399,15 @@ public struct EntraRecoveryServicesSnapshotRequestBuilder: ModelRequestBuilder {
     }
 
     /// `recoveryJobs.request()` lists them; `recoveryJobs("recoveryJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot/recoveryJobs`.
     public var recoveryJobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryJobRequestBuilder> {
         .init(client: client, path: path.appending("recoveryJobs"))
     }
 
     /// `recoveryPreviewJobs.request()` lists them; `recoveryPreviewJobs("recoveryPreviewJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entraRecoveryServices.snapshot/recoveryPreviewJobs`.
     public var recoveryPreviewJobs: CollectionRequestBuilder<EntraRecoveryServicesRecoveryPreviewJobRequestBuilder> {
         .init(client: client, path: path.appending("recoveryPreviewJobs"))
     }
@@ -459,6 +476,9 @@ public enum EnumeratedDeviceRegistrationMembershipFields: FieldSet {
 public typealias EnumeratedDomains = Model<EnumeratedDomainsFields>
 
 /// The properties of a `EnumeratedDomains`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.enumeratedDomains`; inherited `rootDomains` from
+///   `microsoft.graph.validatingDomains`.
 public enum EnumeratedDomainsFields: FieldSet {
     public typealias Table = (rootDomains: Field<RootDomains>, domainNames: Field<[String]>)
 
@@ -476,6 +496,9 @@ public enum EnumeratedDomainsFields: FieldSet {
 public typealias EnumeratedScopes = Model<EnumeratedScopesFields>
 
 /// The properties of a `EnumeratedScopes`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.enumeratedScopes`; inherited `kind` from
+///   `microsoft.graph.inheritableScopes`.
 public enum EnumeratedScopesFields: FieldSet {
     public typealias Table = (kind: Field<ScopeCollectionKind>, scopes: Field<[String]>)
 
@@ -558,6 +581,8 @@ public typealias Event = Model<EventFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `calendar`, `exceptionOccurrences`,
 ///   `extensions`, `instances`, `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.event`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`.
 public enum EventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -678,6 +703,13 @@ public typealias EventMessage = Model<EventMessageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+/// - Remark: Generated from `microsoft.graph.eventMessage`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`; `bccRecipients`,
+///   `body`, `bodyPreview`, `ccRecipients`, `conversationId`, `conversationIndex`, `flag`, `from`, `hasAttachments`,
+///   `importance`, `inferenceClassification`, `internetMessageHeaders`, `internetMessageId`,
+///   `isDeliveryReceiptRequested`, `isDraft`, `isRead`, `isReadReceiptRequested`, `parentFolderId`, `receivedDateTime`,
+///   `replyTo`, `sender`, `sentDateTime`, `subject`, `toRecipients`, `uniqueBody`, `webLink`, `attachments`,
+///   `extensions`, `multiValueExtendedProperties`, `singleValueExtendedProperties` from `microsoft.graph.message`.
 public enum EventMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -842,6 +874,15 @@ public typealias EventMessageRequest = Model<EventMessageRequestFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+/// - Remark: Generated from `microsoft.graph.eventMessageRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `categories`, `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`;
+///   `bccRecipients`, `body`, `bodyPreview`, `ccRecipients`, `conversationId`, `conversationIndex`, `flag`, `from`,
+///   `hasAttachments`, `importance`, `inferenceClassification`, `internetMessageHeaders`, `internetMessageId`,
+///   `isDeliveryReceiptRequested`, `isDraft`, `isRead`, `isReadReceiptRequested`, `parentFolderId`, `receivedDateTime`,
+///   `replyTo`, `sender`, `sentDateTime`, `subject`, `toRecipients`, `uniqueBody`, `webLink`, `attachments`,
+///   `extensions`, `multiValueExtendedProperties`, `singleValueExtendedProperties` from `microsoft.graph.message`;
+///   `endDateTime`, `isAllDay`, `isDelegated`, `isOutOfDate`, `location`, `meetingMessageType`, `recurrence`,
+///   `startDateTime`, `type`, `event` from `microsoft.graph.eventMessage`.
 public enum EventMessageRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1009,23 +1050,31 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessage/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessage/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessage/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessage/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1034,6 +1083,8 @@ public struct EventMessageRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessage/event`.
     public var event: EventRequestBuilder {
         .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
     }
@@ -1196,23 +1247,31 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1221,6 +1280,8 @@ public struct EventMessageRequestRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageRequest/event`.
     public var event: EventRequestBuilder {
         .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
     }
@@ -1340,6 +1401,15 @@ public typealias EventMessageResponse = Model<EventMessageResponseFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`, `event`.
+/// - Remark: Generated from `microsoft.graph.eventMessageResponse`; inherited `id` from `microsoft.graph.entity`;
+///   `categories`, `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`;
+///   `bccRecipients`, `body`, `bodyPreview`, `ccRecipients`, `conversationId`, `conversationIndex`, `flag`, `from`,
+///   `hasAttachments`, `importance`, `inferenceClassification`, `internetMessageHeaders`, `internetMessageId`,
+///   `isDeliveryReceiptRequested`, `isDraft`, `isRead`, `isReadReceiptRequested`, `parentFolderId`, `receivedDateTime`,
+///   `replyTo`, `sender`, `sentDateTime`, `subject`, `toRecipients`, `uniqueBody`, `webLink`, `attachments`,
+///   `extensions`, `multiValueExtendedProperties`, `singleValueExtendedProperties` from `microsoft.graph.message`;
+///   `endDateTime`, `isAllDay`, `isDelegated`, `isOutOfDate`, `location`, `meetingMessageType`, `recurrence`,
+///   `startDateTime`, `type`, `event` from `microsoft.graph.eventMessage`.
 public enum EventMessageResponseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1499,23 +1569,31 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1524,6 +1602,8 @@ public struct EventMessageResponseRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.eventMessageResponse/event`.
     public var event: EventRequestBuilder {
         .init(client: client, path: path.appending("event", refusing: [.patch, .put, .delete]))
     }
@@ -1698,12 +1778,16 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/calendar`.
     public var calendar: OutlookCalendarRequestBuilder {
         .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
     }
@@ -1712,6 +1796,8 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `exceptionOccurrences.request()` lists them; `exceptionOccurrences("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/exceptionOccurrences`.
     public var exceptionOccurrences: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -1720,6 +1806,8 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
@@ -1728,6 +1816,8 @@ public struct EventRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `instances.request()` lists them; `instances("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/instances`.
     public var instances: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -1737,12 +1827,16 @@ public struct EventRequestBuilder: ModelRequestBuilder {
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.event/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1861,6 +1955,7 @@ public typealias ExchangeAdmin = Model<ExchangeAdminFields>
 /// The properties of a `ExchangeAdmin`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `mailboxes`, `tracing`.
+/// - Remark: Generated from `microsoft.graph.exchangeAdmin`; inherited `id` from `microsoft.graph.entity`.
 public enum ExchangeAdminFields: FieldSet {
     public typealias Table = (id: Field<String>, mailboxes: Field<[Mailbox]>, tracing: Field<MessageTracingRoot>)
 
@@ -1897,10 +1992,13 @@ public struct ExchangeAdminRequestBuilder: ModelRequestBuilder {
     }
 
     /// `mailboxes.request()` lists them; `mailboxes("mailbox-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeAdmin/mailboxes`.
     public var mailboxes: CollectionRequestBuilder<MailboxRequestBuilder> {
         .init(client: client, path: path.appending("mailboxes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.exchangeAdmin/tracing`.
     public var tracing: MessageTracingRootRequestBuilder { .init(client: client, path: path.appending("tracing")) }
 }
 
@@ -1931,6 +2029,8 @@ extension ExchangeIdFormat {
 public typealias ExchangeMessageTrace = Model<ExchangeMessageTraceFields>
 
 /// The properties of a `ExchangeMessageTrace`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.exchangeMessageTrace`; inherited `id` from `microsoft.graph.entity`.
 public enum ExchangeMessageTraceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1970,6 +2070,8 @@ public enum ExchangeMessageTraceFields: FieldSet {
 public typealias ExchangeMessageTraceDetail = Model<ExchangeMessageTraceDetailFields>
 
 /// The properties of a `ExchangeMessageTraceDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.exchangeMessageTraceDetail`; inherited `id` from `microsoft.graph.entity`.
 public enum ExchangeMessageTraceDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2097,6 +2199,9 @@ public typealias ExchangeProtectionPolicy = Model<ExchangeProtectionPolicyFields
 ///
 /// - Present when the request expanded them (`expand(_:)`): `mailboxInclusionRules`, `mailboxProtectionUnits`,
 ///   `mailboxProtectionUnitsBulkAdditionJobs`.
+/// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName`, `isEnabled`, `lastModifiedBy`, `lastModifiedDateTime`,
+///   `protectionPolicyArtifactCount`, `retentionSettings`, `status` from `microsoft.graph.protectionPolicyBase`.
 public enum ExchangeProtectionPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2170,18 +2275,24 @@ public struct ExchangeProtectionPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `mailboxInclusionRules.request()` lists them; `mailboxInclusionRules("mailboxProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy/mailboxInclusionRules`.
     public var mailboxInclusionRules: CollectionRequestBuilder<MailboxProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("mailboxInclusionRules"))
     }
 
     /// `mailboxProtectionUnits.request()` lists them; `mailboxProtectionUnits("mailboxProtectionUnit-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy/mailboxProtectionUnits`.
     public var mailboxProtectionUnits: CollectionRequestBuilder<MailboxProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("mailboxProtectionUnits"))
     }
 
     /// `mailboxProtectionUnitsBulkAdditionJobs.request()` lists them; `mailboxProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeProtectionPolicy/mailboxProtectionUnitsBulkAdditionJobs`.
     public var mailboxProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<MailboxProtectionUnitsBulkAdditionJobRequestBuilder>
     {
@@ -2211,6 +2322,9 @@ public typealias ExchangeRestoreSession = Model<ExchangeRestoreSessionFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `granularMailboxRestoreArtifacts`,
 ///   `mailboxRestoreArtifacts`, `mailboxRestoreArtifactsBulkAdditionRequests`.
+/// - Remark: Generated from `microsoft.graph.exchangeRestoreSession`; inherited `id` from `microsoft.graph.entity`;
+///   `completedDateTime`, `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`, `lastModifiedDateTime`,
+///   `restoreJobType`, `restoreSessionArtifactCount`, `status` from `microsoft.graph.restoreSessionBase`.
 public enum ExchangeRestoreSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2286,18 +2400,24 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
 
     /// `granularMailboxRestoreArtifacts.request()` lists them;
     /// `granularMailboxRestoreArtifacts("granularMailboxRestoreArtifact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession/granularMailboxRestoreArtifacts`.
     public var granularMailboxRestoreArtifacts: CollectionRequestBuilder<GranularMailboxRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("granularMailboxRestoreArtifacts"))
     }
 
     /// `mailboxRestoreArtifacts.request()` lists them; `mailboxRestoreArtifacts("mailboxRestoreArtifact-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession/mailboxRestoreArtifacts`.
     public var mailboxRestoreArtifacts: CollectionRequestBuilder<MailboxRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("mailboxRestoreArtifacts"))
     }
 
     /// `mailboxRestoreArtifactsBulkAdditionRequests.request()` lists them;
     /// `mailboxRestoreArtifactsBulkAdditionRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.exchangeRestoreSession/mailboxRestoreArtifactsBulkAdditionRequests`.
     public var mailboxRestoreArtifactsBulkAdditionRequests:
         CollectionRequestBuilder<MailboxRestoreArtifactsBulkAdditionRequestRequestBuilder>
     {
@@ -2318,6 +2438,8 @@ public struct ExchangeRestoreSessionRequestBuilder: ModelRequestBuilder {
 public typealias ExchangeSettings = Model<ExchangeSettingsFields>
 
 /// The properties of a `ExchangeSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.exchangeSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum ExchangeSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, primaryMailboxId: Field<String>)
 
@@ -2377,6 +2499,7 @@ public struct ExclusionGroupAssignmentTargetFields: FieldSet {
         fields: ExclusionGroupAssignmentTargetFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.groupAssignmentTarget/groupId`.
     public let groupId: Field<String>
 
     private init() {
@@ -2483,6 +2606,7 @@ public struct ExtensionFields: FieldSet {
         fields: ExtensionFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {

@@ -11,6 +11,9 @@ import Foundation
 public typealias ExtensionProperty = Model<ExtensionPropertyFields>
 
 /// The properties of a `ExtensionProperty`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.extensionProperty`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum ExtensionPropertyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -219,6 +222,9 @@ extension ExternalAudienceScope {
 public typealias ExternalAuthenticationMethod = Model<ExternalAuthenticationMethodFields>
 
 /// The properties of a `ExternalAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum ExternalAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -249,6 +255,8 @@ public typealias ExternalAuthenticationMethodConfiguration = Model<ExternalAuthe
 /// The properties of a `ExternalAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum ExternalAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -298,6 +306,8 @@ public struct ExternalAuthenticationMethodConfigurationRequestBuilder: ModelRequ
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -413,6 +423,7 @@ public struct ExternalConnectorsActivitySettingsFields: FieldSet {
         fields: ExternalConnectorsActivitySettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.activitySettings/urlToItemResolvers`.
     public let urlToItemResolvers: Field<[ExternalConnectorsUrlToItemResolverBase]>
 
     private init() {
@@ -433,6 +444,7 @@ public struct ExternalConnectorsConfigurationFields: FieldSet {
         fields: ExternalConnectorsConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.configuration/authorizedAppIds`.
     public let authorizedAppIds: Field<[String]>
 
     private init() {
@@ -448,6 +460,9 @@ public struct ExternalConnectorsConfigurationFields: FieldSet {
 public typealias ExternalConnectorsConnectionOperation = Model<ExternalConnectorsConnectionOperationFields>
 
 /// The properties of a `ExternalConnectorsConnectionOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalConnectors.connectionOperation`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsConnectionOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -616,6 +631,8 @@ public struct ExternalConnectorsExternalFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("connections")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.external/connections`.
     public let connections: Field<[ExternalConnectorsExternalConnection]>
 
     private init() {
@@ -632,6 +649,8 @@ public typealias ExternalConnectorsExternalActivity = Model<ExternalConnectorsEx
 /// The properties of a `ExternalConnectorsExternalActivity`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `performedBy`.
+/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsExternalActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -675,6 +694,7 @@ public struct ExternalConnectorsExternalActivityRequestBuilder: ModelRequestBuil
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivity/performedBy`.
     public var performedBy: ExternalConnectorsIdentityRequestBuilder {
         .init(client: client, path: path.appending("performedBy"))
     }
@@ -690,6 +710,9 @@ public typealias ExternalConnectorsExternalActivityResult = Model<ExternalConnec
 /// The properties of a `ExternalConnectorsExternalActivityResult`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `performedBy`.
+/// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult`; inherited `id` from
+///   `microsoft.graph.entity`; `startDateTime`, `type`, `performedBy` from
+///   `microsoft.graph.externalConnectors.externalActivity`.
 public enum ExternalConnectorsExternalActivityResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -734,6 +757,7 @@ public struct ExternalConnectorsExternalActivityResultRequestBuilder: ModelReque
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalActivityResult/performedBy`.
     public var performedBy: ExternalConnectorsIdentityRequestBuilder {
         .init(client: client, path: path.appending("performedBy"))
     }
@@ -770,6 +794,8 @@ public typealias ExternalConnectorsExternalConnection = Model<ExternalConnectors
 ///
 /// - `state`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `groups`, `items`, `operations`, `schemaValue` ("schema").
+/// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsExternalConnectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -836,22 +862,30 @@ public struct ExternalConnectorsExternalConnectionRequestBuilder: ModelRequestBu
     }
 
     /// `groups.request()` lists them; `groups("externalGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection/groups`.
     public var groups: CollectionRequestBuilder<ExternalConnectorsExternalGroupRequestBuilder> {
         .init(client: client, path: path.appending("groups"))
     }
 
     /// `items.request()` lists them; `items("externalItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection/items`.
     public var items: CollectionRequestBuilder<ExternalConnectorsExternalItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
 
     /// `operations.request()` lists them; `operations("connectionOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection/operations`.
     public var operations: CollectionRequestBuilder<ExternalConnectorsConnectionOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalConnection/schema`.
     public var schema: ExternalConnectorsSchemaRequestBuilder {
         .init(client: client, path: path.appending("schema", refusing: [.delete]))
     }
@@ -866,6 +900,8 @@ public typealias ExternalConnectorsExternalGroup = Model<ExternalConnectorsExter
 /// The properties of a `ExternalConnectorsExternalGroup`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `members`.
+/// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsExternalGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -909,6 +945,8 @@ public struct ExternalConnectorsExternalGroupRequestBuilder: ModelRequestBuilder
     }
 
     /// `members.request()` lists them; `members("identity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalGroup/members`.
     public var members: CollectionRequestBuilder<ExternalConnectorsIdentityRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
@@ -923,6 +961,8 @@ public typealias ExternalConnectorsExternalItem = Model<ExternalConnectorsExtern
 /// The properties of a `ExternalConnectorsExternalItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activities`.
+/// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsExternalItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -996,6 +1036,8 @@ public struct ExternalConnectorsExternalItemInformationProtectionLabelFields: Fi
         fields: ExternalConnectorsExternalItemInformationProtectionLabelFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.externalConnectors.externalItemInformationProtectionLabel/sensitivityLabelId`.
     public let sensitivityLabelId: Field<String>
 
     private init() {
@@ -1034,6 +1076,8 @@ public struct ExternalConnectorsExternalItemRequestBuilder: ModelRequestBuilder 
     }
 
     /// `activities.request()` lists them; `activities("externalActivity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.externalItem/activities`.
     public var activities: CollectionRequestBuilder<ExternalConnectorsExternalActivityRequestBuilder> {
         .init(client: client, path: path.appending("activities"))
     }
@@ -1080,6 +1124,8 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
     }
 
     /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.external/connections`.
     public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
         .init(client: client, path: path.appending("connections"))
     }
@@ -1092,6 +1138,9 @@ public struct ExternalConnectorsExternalRequestBuilder: ModelRequestBuilder {
 public typealias ExternalConnectorsIdentity = Model<ExternalConnectorsIdentityFields>
 
 /// The properties of a `ExternalConnectorsIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalConnectors.identity`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ExternalConnectorsIdentityFields: FieldSet {
     public typealias Table = (id: Field<String>, type: Field<ExternalConnectorsIdentityType>)
 
@@ -1146,6 +1195,9 @@ extension ExternalConnectorsIdentityType {
 public typealias ExternalConnectorsItemIdResolver = Model<ExternalConnectorsItemIdResolverFields>
 
 /// The properties of a `ExternalConnectorsItemIdResolver`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalConnectors.itemIdResolver`; inherited `priority` from
+///   `microsoft.graph.externalConnectors.urlToItemResolverBase`.
 public enum ExternalConnectorsItemIdResolverFields: FieldSet {
     public typealias Table = (
         priority: Field<Int32>,
@@ -1539,6 +1591,8 @@ extension ExternalConnectorsRuleOperation {
 public typealias ExternalConnectorsSchema = Model<ExternalConnectorsSchemaFields>
 
 /// The properties of a `ExternalConnectorsSchema`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalConnectors.schema`; inherited `id` from `microsoft.graph.entity`.
 public enum ExternalConnectorsSchemaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1585,6 +1639,7 @@ public struct ExternalConnectorsSearchSettingsFields: FieldSet {
         fields: ExternalConnectorsSearchSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.searchSettings/searchResultTemplates`.
     public let searchResultTemplates: Field<[ExternalConnectorsDisplayTemplate]>
 
     private init() {

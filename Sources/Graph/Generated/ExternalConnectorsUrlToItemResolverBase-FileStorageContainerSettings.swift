@@ -21,6 +21,7 @@ public struct ExternalConnectorsUrlToItemResolverBaseFields: FieldSet {
         fields: ExternalConnectorsUrlToItemResolverBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.externalConnectors.urlToItemResolverBase/priority`.
     public let priority: Field<Int32>
 
     private init() {
@@ -63,6 +64,7 @@ public struct ExternalDomainNameFields: FieldSet {
         fields: ExternalDomainNameFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -120,6 +122,7 @@ public struct ExternalItemConfigurationFields: FieldSet {
         fields: ExternalItemConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.externalItemConfiguration/connections`.
     public let connections: Field<[ConnectionItem]>
 
     private init() {
@@ -136,6 +139,8 @@ public typealias ExternalLink = Model<ExternalLinkFields>
 /// The properties of a `ExternalLink`, inherited ones included.
 public struct ExternalLinkFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.externalLink", fields: ExternalLinkFields())
+
+    /// - Remark: Generated from `microsoft.graph.externalLink/href`.
     public let href: Field<String>
 
     private init() {
@@ -169,6 +174,10 @@ public struct ExternalSponsorsFields: FieldSet {
 public typealias ExternalUsersSelfServiceSignUpEventsFlow = Model<ExternalUsersSelfServiceSignUpEventsFlowFields>
 
 /// The properties of a `ExternalUsersSelfServiceSignUpEventsFlow`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.externalUsersSelfServiceSignUpEventsFlow`; inherited `id` from
+///   `microsoft.graph.entity`; `conditions`, `description`, `displayName` from
+///   `microsoft.graph.authenticationEventsFlow`.
 public enum ExternalUsersSelfServiceSignUpEventsFlowFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -236,6 +245,7 @@ public struct ExtractSensitivityLabelsResultFields: FieldSet {
         fields: ExtractSensitivityLabelsResultFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.extractSensitivityLabelsResult/labels`.
     public let labels: Field<[SensitivityLabelAssignment]>
 
     private init() {
@@ -286,6 +296,7 @@ public typealias FeatureRolloutPolicy = Model<FeatureRolloutPolicyFields>
 /// The properties of a `FeatureRolloutPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.featureRolloutPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum FeatureRolloutPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -335,6 +346,8 @@ public struct FeatureRolloutPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.featureRolloutPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -429,6 +442,9 @@ extension FedRampLevel {
 public typealias FederatedIdentityCredential = Model<FederatedIdentityCredentialFields>
 
 /// The properties of a `FederatedIdentityCredential`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.federatedIdentityCredential`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum FederatedIdentityCredentialFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -502,6 +518,9 @@ extension FederatedIdpMfaBehavior {
 public typealias FederatedTokenValidationPolicy = Model<FederatedTokenValidationPolicyFields>
 
 /// The properties of a `FederatedTokenValidationPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.federatedTokenValidationPolicy`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum FederatedTokenValidationPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -652,6 +671,9 @@ extension CollectionRequestBuilder where ItemBuilder == FederatedTokenValidation
 public typealias Fido2AuthenticationMethod = Model<Fido2AuthenticationMethodFields>
 
 /// The properties of a `Fido2AuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethod`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum Fido2AuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -692,6 +714,8 @@ public typealias Fido2AuthenticationMethodConfiguration = Model<Fido2Authenticat
 /// The properties of a `Fido2AuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`, `passkeyProfiles`.
+/// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum Fido2AuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -748,11 +772,15 @@ public struct Fido2AuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("passkeyAuthenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<PasskeyAuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
 
     /// `passkeyProfiles.request()` lists them; `passkeyProfiles("passkeyProfile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fido2AuthenticationMethodConfiguration/passkeyProfiles`.
     public var passkeyProfiles: CollectionRequestBuilder<PasskeyProfileRequestBuilder> {
         .init(client: client, path: path.appending("passkeyProfiles"))
     }
@@ -817,6 +845,9 @@ extension CollectionRequestBuilder where ItemBuilder == Fido2AuthenticationMetho
 public typealias Fido2CombinationConfiguration = Model<Fido2CombinationConfigurationFields>
 
 /// The properties of a `Fido2CombinationConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fido2CombinationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `appliesToCombinations` from `microsoft.graph.authenticationCombinationConfiguration`.
 public enum Fido2CombinationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -908,6 +939,7 @@ public struct FieldValueSetFields: FieldSet {
         fields: FieldValueSetFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -961,6 +993,9 @@ public typealias FileAssessmentRequest = Model<FileAssessmentRequestFields>
 /// The properties of a `FileAssessmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `results`.
+/// - Remark: Generated from `microsoft.graph.fileAssessmentRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `category`, `contentType`, `createdBy`, `createdDateTime`, `expectedAssessment`, `requestSource`, `status`,
+///   `results` from `microsoft.graph.threatAssessmentRequest`.
 public enum FileAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1018,6 +1053,8 @@ public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileAssessmentRequest/results`.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
         .init(client: client, path: path.appending("results"))
     }
@@ -1030,6 +1067,9 @@ public struct FileAssessmentRequestRequestBuilder: ModelRequestBuilder {
 public typealias FileAttachment = Model<FileAttachmentFields>
 
 /// The properties of a `FileAttachment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fileAttachment`; inherited `id` from `microsoft.graph.entity`;
+///   `contentType`, `isInline`, `lastModifiedDateTime`, `name`, `size` from `microsoft.graph.attachment`.
 public enum FileAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1213,6 +1253,7 @@ public typealias FileStorage = Model<FileStorageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `containers`, `containerTypeRegistrations`,
 ///   `containerTypes`, `deletedContainers`.
+/// - Remark: Generated from `microsoft.graph.fileStorage`; inherited `id` from `microsoft.graph.entity`.
 public enum FileStorageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1245,6 +1286,7 @@ public typealias FileStorageContainer = Model<FileStorageContainerFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `columns`, `drive`, `migrationJobs`, `permissions`,
 ///   `recycleBin`, `sharePointGroups`.
+/// - Remark: Generated from `microsoft.graph.fileStorageContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum FileStorageContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1401,25 +1443,35 @@ public struct FileStorageContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/columns`.
     public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `migrationJobs.request()` lists them; `migrationJobs("sharePointMigrationJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/migrationJobs`.
     public var migrationJobs: CollectionRequestBuilder<SharePointMigrationJobRequestBuilder> {
         .init(client: client, path: path.appending("migrationJobs"))
     }
 
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/recycleBin`.
     public var recycleBin: RecycleBinRequestBuilder { .init(client: client, path: path.appending("recycleBin")) }
 
     /// `sharePointGroups.request()` lists them; `sharePointGroups("sharePointGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainer/sharePointGroups`.
     public var sharePointGroups: CollectionRequestBuilder<SharePointGroupRequestBuilder> {
         .init(client: client, path: path.appending("sharePointGroups"))
     }

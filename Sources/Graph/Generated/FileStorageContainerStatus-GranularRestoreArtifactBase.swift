@@ -27,6 +27,8 @@ extension FileStorageContainerStatus {
 public typealias FileStorageContainerType = Model<FileStorageContainerTypeFields>
 
 /// The properties of a `FileStorageContainerType`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fileStorageContainerType`; inherited `id` from `microsoft.graph.entity`.
 public enum FileStorageContainerTypeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -174,6 +176,8 @@ public typealias FileStorageContainerTypeRegistration = Model<FileStorageContain
 /// The properties of a `FileStorageContainerTypeRegistration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `applicationPermissionGrants`.
+/// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum FileStorageContainerTypeRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -235,6 +239,8 @@ public struct FileStorageContainerTypeRegistrationRequestBuilder: ModelRequestBu
     }
 
     /// `applicationPermissionGrants.request()` lists them; `applicationPermissionGrants("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainerTypeRegistration/applicationPermissionGrants`.
     public var applicationPermissionGrants:
         CollectionRequestBuilder<FileStorageContainerTypeAppPermissionGrantRequestBuilder>
     {
@@ -381,6 +387,7 @@ public struct FileStorageContainerViewpointFields: FieldSet {
         fields: FileStorageContainerViewpointFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.fileStorageContainerViewpoint/effectiveRole`.
     public let effectiveRole: Field<String>
 
     private init() {
@@ -420,12 +427,16 @@ public struct FileStorageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `containers.request()` lists them; `containers("fileStorageContainer-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorage/containers`.
     public var containers: CollectionRequestBuilder<FileStorageContainerRequestBuilder> {
         .init(client: client, path: path.appending("containers"))
     }
 
     /// `containerTypeRegistrations.request()` lists them;
     /// `containerTypeRegistrations("fileStorageContainerTypeRegistration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorage/containerTypeRegistrations`.
     public var containerTypeRegistrations:
         CollectionRequestBuilder<FileStorageContainerTypeRegistrationRequestBuilder>
     {
@@ -433,11 +444,15 @@ public struct FileStorageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `containerTypes.request()` lists them; `containerTypes("fileStorageContainerType-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorage/containerTypes`.
     public var containerTypes: CollectionRequestBuilder<FileStorageContainerTypeRequestBuilder> {
         .init(client: client, path: path.appending("containerTypes"))
     }
 
     /// `deletedContainers.request()` lists them; `deletedContainers("fileStorageContainer-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileStorage/deletedContainers`.
     public var deletedContainers: CollectionRequestBuilder<FileStorageContainerRequestBuilder> {
         .init(client: client, path: path.appending("deletedContainers"))
     }
@@ -554,6 +569,8 @@ public typealias FilterOperand = Model<FilterOperandFields>
 /// The properties of a `FilterOperand`, inherited ones included.
 public struct FilterOperandFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.filterOperand", fields: FilterOperandFields())
+
+    /// - Remark: Generated from `microsoft.graph.filterOperand/values`.
     public let values: Field<[String]>
 
     private init() {
@@ -568,6 +585,8 @@ public struct FilterOperandFields: FieldSet {
 public typealias FilterOperatorSchema = Model<FilterOperatorSchemaFields>
 
 /// The properties of a `FilterOperatorSchema`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.filterOperatorSchema`; inherited `id` from `microsoft.graph.entity`.
 public enum FilterOperatorSchemaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -670,6 +689,9 @@ extension FirewallPreSharedKeyEncodingMethodType {
 public typealias FixtureMap = Model<FixtureMapFields>
 
 /// The properties of a `FixtureMap`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fixtureMap`; inherited `id` from `microsoft.graph.entity`; `properties`
+///   from `microsoft.graph.baseMapFeature`.
 public enum FixtureMapFields: FieldSet {
     public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
 
@@ -706,6 +728,9 @@ public typealias Floor = Model<FloorFields>
 /// The properties of a `Floor`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.floor`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum FloorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -766,6 +791,8 @@ public struct FloorRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.floor/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -858,6 +885,9 @@ extension FollowupFlagStatus {
 public typealias FootprintMap = Model<FootprintMapFields>
 
 /// The properties of a `FootprintMap`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.footprintMap`; inherited `id` from `microsoft.graph.entity`; `properties`
+///   from `microsoft.graph.baseMapFeature`.
 public enum FootprintMapFields: FieldSet {
     public typealias Table = (id: Field<String>, properties: Field<String>)
 
@@ -914,6 +944,8 @@ public struct FraudProtectionConfigurationFields: FieldSet {
 public typealias FraudProtectionProvider = Model<FraudProtectionProviderFields>
 
 /// The properties of a `FraudProtectionProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.fraudProtectionProvider`; inherited `id` from `microsoft.graph.entity`.
 public enum FraudProtectionProviderFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 
@@ -941,6 +973,8 @@ public struct FraudProtectionProviderConfigurationFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("fraudProtectionProvider")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.fraudProtectionProviderConfiguration/fraudProtectionProvider`.
     public let fraudProtectionProvider: Field<FraudProtectionProvider>
 
     private init() {
@@ -1076,6 +1110,8 @@ extension GiphyRatingType {
 public typealias GovernanceInsight = Model<GovernanceInsightFields>
 
 /// The properties of a `GovernanceInsight`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.governanceInsight`; inherited `id` from `microsoft.graph.entity`.
 public enum GovernanceInsightFields: FieldSet {
     public typealias Table = (id: Field<String>, insightCreatedDateTime: Field<Date>)
 
@@ -1113,6 +1149,11 @@ public struct GovernanceInsightRequestBuilder: ModelRequestBuilder {
 public typealias GranularDriveRestoreArtifact = Model<GranularDriveRestoreArtifactFields>
 
 /// The properties of a `GranularDriveRestoreArtifact`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.granularDriveRestoreArtifact`; inherited `id` from
+///   `microsoft.graph.entity`; `browseSessionId`, `completionDateTime`, `restoredItemKey`, `restoredItemPath`,
+///   `restoredItemWebUrl`, `restorePointDateTime`, `startDateTime`, `status`, `webUrl` from
+///   `microsoft.graph.granularRestoreArtifactBase`.
 public enum GranularDriveRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1176,6 +1217,10 @@ public typealias GranularMailboxRestoreArtifact = Model<GranularMailboxRestoreAr
 ///
 /// - `restoredFolderName`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
+/// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact`; inherited `id` from
+///   `microsoft.graph.entity`; `completionDateTime`, `destinationType`, `error`, `startDateTime`, `status`,
+///   `restorePoint` from `microsoft.graph.restoreArtifactBase`; `restoredFolderId`, `restoredFolderName`,
+///   `restoredItemCount` from `microsoft.graph.mailboxRestoreArtifact`.
 public enum GranularMailboxRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1234,6 +1279,7 @@ public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder 
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.granularMailboxRestoreArtifact/restorePoint`.
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
 
@@ -1244,6 +1290,9 @@ public struct GranularMailboxRestoreArtifactRequestBuilder: ModelRequestBuilder 
 public typealias GranularRestoreArtifactBase = Model<GranularRestoreArtifactBaseFields>
 
 /// The properties of a `GranularRestoreArtifactBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.granularRestoreArtifactBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum GranularRestoreArtifactBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

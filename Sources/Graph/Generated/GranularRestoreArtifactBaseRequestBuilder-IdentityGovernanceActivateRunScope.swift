@@ -30,6 +30,11 @@ public struct GranularRestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 public typealias GranularSiteRestoreArtifact = Model<GranularSiteRestoreArtifactFields>
 
 /// The properties of a `GranularSiteRestoreArtifact`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.granularSiteRestoreArtifact`; inherited `id` from
+///   `microsoft.graph.entity`; `browseSessionId`, `completionDateTime`, `restoredItemKey`, `restoredItemPath`,
+///   `restoredItemWebUrl`, `restorePointDateTime`, `startDateTime`, `status`, `webUrl` from
+///   `microsoft.graph.granularRestoreArtifactBase`.
 public enum GranularSiteRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -96,6 +101,8 @@ public typealias Group = Model<GroupFields>
 ///   `groupLifecyclePolicies`, `memberOf`, `members`, `membersWithLicenseErrors`, `onenote`, `onPremisesSyncBehavior`,
 ///   `owners`, `permissionGrants`, `photo`, `photos`, `planner`, `rejectedSenders`, `settings`, `sites`, `team`,
 ///   `threads`, `transitiveMemberOf`, `transitiveMembers`.
+/// - Remark: Generated from `microsoft.graph.group`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum GroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -305,6 +312,7 @@ public struct GroupAssignmentTargetFields: FieldSet {
         fields: GroupAssignmentTargetFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.groupAssignmentTarget/groupId`.
     public let groupId: Field<String>
 
     private init() {
@@ -321,6 +329,8 @@ public typealias GroupFilter = Model<GroupFilterFields>
 /// The properties of a `GroupFilter`, inherited ones included.
 public struct GroupFilterFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.groupFilter", fields: GroupFilterFields())
+
+    /// - Remark: Generated from `microsoft.graph.groupFilter/includedGroups`.
     public let includedGroups: Field<[String]>
 
     private init() {
@@ -335,6 +345,8 @@ public struct GroupFilterFields: FieldSet {
 public typealias GroupLifecyclePolicy = Model<GroupLifecyclePolicyFields>
 
 /// The properties of a `GroupLifecyclePolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.groupLifecyclePolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum GroupLifecyclePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -541,17 +553,23 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `acceptedSenders.request()` lists them; `acceptedSenders("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/acceptedSenders`.
     public var acceptedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("acceptedSenders", itemsRefusing: [.patch, .put]))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/calendar`.
     public var calendar: OutlookCalendarRequestBuilder {
         .init(client: client, path: path.appending("calendar", refusing: [.patch, .put, .delete]))
     }
@@ -560,6 +578,8 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/calendarView`.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -571,89 +591,121 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `conversations.request()` lists them; `conversations("conversation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/conversations`.
     public var conversations: CollectionRequestBuilder<ConversationRequestBuilder> {
         .init(client: client, path: path.appending("conversations", itemsRefusing: [.patch, .put]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/createdOnBehalfOf`.
     public var createdOnBehalfOf: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("createdOnBehalfOf"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives"))
     }
 
     /// `events.request()` lists them; `events("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `groupLifecyclePolicies.request()` lists them; `groupLifecyclePolicies("groupLifecyclePolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/groupLifecyclePolicies`.
     public var groupLifecyclePolicies: CollectionRequestBuilder<GroupLifecyclePolicyRequestBuilder> {
         .init(client: client, path: path.appending("groupLifecyclePolicies"))
     }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `members.request()` lists them; `members("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/members`.
     public var members: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `membersWithLicenseErrors.request()` lists them; `membersWithLicenseErrors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/membersWithLicenseErrors`.
     public var membersWithLicenseErrors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("membersWithLicenseErrors"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/onenote`.
     public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
 
+    /// - Remark: Generated from `microsoft.graph.group/onPremisesSyncBehavior`.
     public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/photo`.
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/photos`.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/planner`.
     public var planner: PlannerGroupRequestBuilder { .init(client: client, path: path.appending("planner")) }
 
     /// The service refuses `PATCH`, `PUT` on its items (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `rejectedSenders.request()` lists them; `rejectedSenders("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/rejectedSenders`.
     public var rejectedSenders: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("rejectedSenders", itemsRefusing: [.patch, .put]))
     }
 
     /// `settings.request()` lists them; `settings("groupSetting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/settings`.
     public var settings: CollectionRequestBuilder<GroupSettingRequestBuilder> {
         .init(client: client, path: path.appending("settings"))
     }
@@ -662,23 +714,32 @@ public struct GroupRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/sites`.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.group/team`.
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 
     /// `threads.request()` lists them; `threads("conversationThread-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/threads`.
     public var threads: CollectionRequestBuilder<ConversationThreadRequestBuilder> {
         .init(client: client, path: path.appending("threads"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
 
     /// `transitiveMembers.request()` lists them; `transitiveMembers("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/transitiveMembers`.
     public var transitiveMembers: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMembers"))
     }
@@ -860,6 +921,8 @@ public struct GroupScopeFields: FieldSet {
         base: ScopeBase.self,
         fields: GroupScopeFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.scopeBase/identity`.
     public let identity: Field<String>
 
     private init() {
@@ -874,6 +937,8 @@ public struct GroupScopeFields: FieldSet {
 public typealias GroupSetting = Model<GroupSettingFields>
 
 /// The properties of a `GroupSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.groupSetting`; inherited `id` from `microsoft.graph.entity`.
 public enum GroupSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -918,6 +983,9 @@ public struct GroupSettingRequestBuilder: ModelRequestBuilder {
 public typealias GroupSettingTemplate = Model<GroupSettingTemplateFields>
 
 /// The properties of a `GroupSettingTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.groupSettingTemplate`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum GroupSettingTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1133,6 +1201,9 @@ public typealias HomeRealmDiscoveryPolicy = Model<HomeRealmDiscoveryPolicyFields
 /// The properties of a `HomeRealmDiscoveryPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`; `definition`, `isOrganizationDefault`, `appliesTo` from `microsoft.graph.stsPolicy`.
 public enum HomeRealmDiscoveryPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1198,6 +1269,8 @@ public struct HomeRealmDiscoveryPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.homeRealmDiscoveryPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -1298,6 +1371,7 @@ public typealias HorizontalSection = Model<HorizontalSectionFields>
 /// The properties of a `HorizontalSection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `columns`.
+/// - Remark: Generated from `microsoft.graph.horizontalSection`; inherited `id` from `microsoft.graph.entity`.
 public enum HorizontalSectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1327,6 +1401,7 @@ public typealias HorizontalSectionColumn = Model<HorizontalSectionColumnFields>
 /// The properties of a `HorizontalSectionColumn`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `webparts`.
+/// - Remark: Generated from `microsoft.graph.horizontalSectionColumn`; inherited `id` from `microsoft.graph.entity`.
 public enum HorizontalSectionColumnFields: FieldSet {
     public typealias Table = (id: Field<String>, width: Field<Int32>, webparts: Field<[WebPart]>)
 
@@ -1360,6 +1435,8 @@ public struct HorizontalSectionColumnRequestBuilder: ModelRequestBuilder {
     }
 
     /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.horizontalSectionColumn/webparts`.
     public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
         .init(client: client, path: path.appending("webparts"))
     }
@@ -1423,6 +1500,8 @@ public struct HorizontalSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `columns.request()` lists them; `columns("horizontalSectionColumn-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.horizontalSection/columns`.
     public var columns: CollectionRequestBuilder<HorizontalSectionColumnRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
@@ -1478,6 +1557,7 @@ public struct HttpRequestEndpointFields: FieldSet {
         fields: HttpRequestEndpointFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.httpRequestEndpoint/targetUrl`.
     public let targetUrl: Field<String>
 
     private init() {
@@ -1493,6 +1573,9 @@ public struct HttpRequestEndpointFields: FieldSet {
 public typealias HumanSecurityFraudProtectionProvider = Model<HumanSecurityFraudProtectionProviderFields>
 
 /// The properties of a `HumanSecurityFraudProtectionProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.humanSecurityFraudProtectionProvider`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.fraudProtectionProvider`.
 public enum HumanSecurityFraudProtectionProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1548,6 +1631,7 @@ public struct HyperlinkOrPictureColumnFields: FieldSet {
         fields: HyperlinkOrPictureColumnFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.hyperlinkOrPictureColumn/isPicture`.
     public let isPicture: Field<Bool>
 
     private init() {
@@ -1569,6 +1653,7 @@ public struct IPv4CidrRangeFields: FieldSet {
         fields: IPv4CidrRangeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.iPv4CidrRange/cidrAddress`.
     public let cidrAddress: Field<String>
 
     private init() {
@@ -1607,6 +1692,7 @@ public struct IPv6CidrRangeFields: FieldSet {
         fields: IPv6CidrRangeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.iPv6CidrRange/cidrAddress`.
     public let cidrAddress: Field<String>
 
     private init() {
@@ -1731,6 +1817,8 @@ public enum IdentityFields: FieldSet {
 public typealias IdentityApiConnector = Model<IdentityApiConnectorFields>
 
 /// The properties of a `IdentityApiConnector`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityApiConnector`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityApiConnectorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1794,6 +1882,10 @@ public struct IdentityApiConnectorRequestBuilder: ModelRequestBuilder {
 public typealias IdentityBuiltInUserFlowAttribute = Model<IdentityBuiltInUserFlowAttributeFields>
 
 /// The properties of a `IdentityBuiltInUserFlowAttribute`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityBuiltInUserFlowAttribute`; inherited `id` from
+///   `microsoft.graph.entity`; `dataType`, `description`, `displayName`, `userFlowAttributeType` from
+///   `microsoft.graph.identityUserFlowAttribute`.
 public enum IdentityBuiltInUserFlowAttributeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1846,6 +1938,7 @@ public typealias IdentityContainer = Model<IdentityContainerFields>
 /// - Present when the request expanded them (`expand(_:)`): `apiConnectors`, `authenticationEventListeners`,
 ///   `authenticationEventsFlows`, `b2xUserFlows`, `conditionalAccess`, `customAuthenticationExtensions`,
 ///   `identityProviders`, `riskPrevention`, `userFlowAttributes`, `verifiedId`.
+/// - Remark: Generated from `microsoft.graph.identityContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1923,53 +2016,71 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `apiConnectors.request()` lists them; `apiConnectors("identityApiConnector-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/apiConnectors`.
     public var apiConnectors: CollectionRequestBuilder<IdentityApiConnectorRequestBuilder> {
         .init(client: client, path: path.appending("apiConnectors"))
     }
 
     /// `authenticationEventListeners.request()` lists them;
     /// `authenticationEventListeners("authenticationEventListener-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/authenticationEventListeners`.
     public var authenticationEventListeners: CollectionRequestBuilder<AuthenticationEventListenerRequestBuilder> {
         .init(client: client, path: path.appending("authenticationEventListeners"))
     }
 
     /// `authenticationEventsFlows.request()` lists them; `authenticationEventsFlows("authenticationEventsFlow-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/authenticationEventsFlows`.
     public var authenticationEventsFlows: CollectionRequestBuilder<AuthenticationEventsFlowRequestBuilder> {
         .init(client: client, path: path.appending("authenticationEventsFlows"))
     }
 
     /// `b2xUserFlows.request()` lists them; `b2xUserFlows("b2xIdentityUserFlow-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/b2xUserFlows`.
     public var b2xUserFlows: CollectionRequestBuilder<B2xIdentityUserFlowRequestBuilder> {
         .init(client: client, path: path.appending("b2xUserFlows"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/conditionalAccess`.
     public var conditionalAccess: ConditionalAccessRootRequestBuilder {
         .init(client: client, path: path.appending("conditionalAccess", refusing: [.patch, .put, .delete]))
     }
 
     /// `customAuthenticationExtensions.request()` lists them;
     /// `customAuthenticationExtensions("customAuthenticationExtension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/customAuthenticationExtensions`.
     public var customAuthenticationExtensions: CollectionRequestBuilder<CustomAuthenticationExtensionRequestBuilder> {
         .init(client: client, path: path.appending("customAuthenticationExtensions"))
     }
 
     /// `identityProviders.request()` lists them; `identityProviders("identityProviderBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/identityProviders`.
     public var identityProviders: CollectionRequestBuilder<IdentityProviderBaseRequestBuilder> {
         .init(client: client, path: path.appending("identityProviders"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityContainer/riskPrevention`.
     public var riskPrevention: RiskPreventionContainerRequestBuilder {
         .init(client: client, path: path.appending("riskPrevention"))
     }
 
     /// `userFlowAttributes.request()` lists them; `userFlowAttributes("identityUserFlowAttribute-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityContainer/userFlowAttributes`.
     public var userFlowAttributes: CollectionRequestBuilder<IdentityUserFlowAttributeRequestBuilder> {
         .init(client: client, path: path.appending("userFlowAttributes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityContainer/verifiedId`.
     public var verifiedId: IdentityVerifiedIdRootRequestBuilder {
         .init(client: client, path: path.appending("verifiedId"))
     }
@@ -1982,6 +2093,10 @@ public struct IdentityContainerRequestBuilder: ModelRequestBuilder {
 public typealias IdentityCustomUserFlowAttribute = Model<IdentityCustomUserFlowAttributeFields>
 
 /// The properties of a `IdentityCustomUserFlowAttribute`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityCustomUserFlowAttribute`; inherited `id` from
+///   `microsoft.graph.entity`; `dataType`, `description`, `displayName`, `userFlowAttributeType` from
+///   `microsoft.graph.identityUserFlowAttribute`.
 public enum IdentityCustomUserFlowAttributeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2074,6 +2189,8 @@ public struct IdentityGovernanceActivateGroupScopeFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("group")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.activateGroupScope/group`.
     public let group: Field<Group>
 
     private init() {

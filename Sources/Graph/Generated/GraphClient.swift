@@ -154,16 +154,22 @@ public struct GraphClient: RequestBuilder {
     }
 
     /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/agreementAcceptances`.
     public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
         .init(client: client, path: path.appending("agreementAcceptances"))
     }
 
     /// `agreements.request()` lists them; `agreements("agreement-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/agreements`.
     public var agreements: CollectionRequestBuilder<AgreementRequestBuilder> {
         .init(client: client, path: path.appending("agreements"))
     }
 
     /// `applications.request()` lists them; `applications("application-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/applications`.
     public var applications: CollectionRequestBuilder<ApplicationRequestBuilder> {
         .init(client: client, path: path.appending("applications"))
     }
@@ -172,6 +178,8 @@ public struct GraphClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `applicationTemplates.request()` lists them; `applicationTemplates("applicationTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/applicationTemplates`.
     public var applicationTemplates: CollectionRequestBuilder<ApplicationTemplateRequestBuilder> {
         .init(
             client: client,
@@ -181,6 +189,8 @@ public struct GraphClient: RequestBuilder {
 
     /// `authenticationMethodConfigurations.request()` lists them;
     /// `authenticationMethodConfigurations("authenticationMethodConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/authenticationMethodConfigurations`.
     public var authenticationMethodConfigurations:
         CollectionRequestBuilder<AuthenticationMethodConfigurationRequestBuilder>
     {
@@ -189,6 +199,8 @@ public struct GraphClient: RequestBuilder {
 
     /// `certificateBasedAuthConfiguration.request()` lists them;
     /// `certificateBasedAuthConfiguration("certificateBasedAuthConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/certificateBasedAuthConfiguration`.
     public var certificateBasedAuthConfiguration:
         CollectionRequestBuilder<CertificateBasedAuthConfigurationRequestBuilder>
     {
@@ -196,144 +208,200 @@ public struct GraphClient: RequestBuilder {
     }
 
     /// `chats.request()` lists them; `chats("chat-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/chats`.
     public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
         .init(client: client, path: path.appending("chats"))
     }
 
     /// `connections.request()` lists them; `connections("externalConnection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/connections`.
     public var connections: CollectionRequestBuilder<ExternalConnectorsExternalConnectionRequestBuilder> {
         .init(client: client, path: path.appending("connections"))
     }
 
     /// `contacts.request()` lists them; `contacts("orgContact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/contacts`.
     public var contacts: CollectionRequestBuilder<OrgContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
 
     /// `contracts.request()` lists them; `contracts("contract-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/contracts`.
     public var contracts: CollectionRequestBuilder<ContractRequestBuilder> {
         .init(client: client, path: path.appending("contracts"))
     }
 
     /// `dataPolicyOperations.request()` lists them; `dataPolicyOperations("dataPolicyOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/dataPolicyOperations`.
     public var dataPolicyOperations: CollectionRequestBuilder<DataPolicyOperationRequestBuilder> {
         .init(client: client, path: path.appending("dataPolicyOperations"))
     }
 
     /// `devices.request()` lists them; `devices("device-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/devices`.
     public var devices: CollectionRequestBuilder<DeviceRequestBuilder> {
         .init(client: client, path: path.appending("devices"))
     }
 
     /// `directoryObjects.request()` lists them; `directoryObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/directoryObjects`.
     public var directoryObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("directoryObjects"))
     }
 
     /// `directoryRoles.request()` lists them; `directoryRoles("directoryRole-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/directoryRoles`.
     public var directoryRoles: CollectionRequestBuilder<DirectoryRoleRequestBuilder> {
         .init(client: client, path: path.appending("directoryRoles"))
     }
 
     /// `directoryRoleTemplates.request()` lists them; `directoryRoleTemplates("directoryRoleTemplate-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/directoryRoleTemplates`.
     public var directoryRoleTemplates: CollectionRequestBuilder<DirectoryRoleTemplateRequestBuilder> {
         .init(client: client, path: path.appending("directoryRoleTemplates"))
     }
 
     /// `domainDnsRecords.request()` lists them; `domainDnsRecords("domainDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/domainDnsRecords`.
     public var domainDnsRecords: CollectionRequestBuilder<DomainDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("domainDnsRecords"))
     }
 
     /// `domains.request()` lists them; `domains("domain-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/domains`.
     public var domains: CollectionRequestBuilder<DomainRequestBuilder> {
         .init(client: client, path: path.appending("domains"))
     }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives"))
     }
 
     /// `filterOperators.request()` lists them; `filterOperators("filterOperatorSchema-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/filterOperators`.
     public var filterOperators: CollectionRequestBuilder<FilterOperatorSchemaRequestBuilder> {
         .init(client: client, path: path.appending("filterOperators"))
     }
 
     /// `functions.request()` lists them; `functions("attributeMappingFunctionSchema-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/functions`.
     public var functions: CollectionRequestBuilder<AttributeMappingFunctionSchemaRequestBuilder> {
         .init(client: client, path: path.appending("functions"))
     }
 
     /// `groupLifecyclePolicies.request()` lists them; `groupLifecyclePolicies("groupLifecyclePolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/groupLifecyclePolicies`.
     public var groupLifecyclePolicies: CollectionRequestBuilder<GroupLifecyclePolicyRequestBuilder> {
         .init(client: client, path: path.appending("groupLifecyclePolicies"))
     }
 
     /// `groups.request()` lists them; `groups("group-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/groups`.
     public var groups: CollectionRequestBuilder<GroupRequestBuilder> {
         .init(client: client, path: path.appending("groups"))
     }
 
     /// `groupSettings.request()` lists them; `groupSettings("groupSetting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/groupSettings`.
     public var groupSettings: CollectionRequestBuilder<GroupSettingRequestBuilder> {
         .init(client: client, path: path.appending("groupSettings"))
     }
 
     /// `groupSettingTemplates.request()` lists them; `groupSettingTemplates("groupSettingTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/groupSettingTemplates`.
     public var groupSettingTemplates: CollectionRequestBuilder<GroupSettingTemplateRequestBuilder> {
         .init(client: client, path: path.appending("groupSettingTemplates"))
     }
 
     /// `identityProviders.request()` lists them; `identityProviders("identityProvider-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/identityProviders`.
     public var identityProviders: CollectionRequestBuilder<IdentityProviderRequestBuilder> {
         .init(client: client, path: path.appending("identityProviders"))
     }
 
     /// `invitations.request()` lists them; `invitations("invitation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/invitations`.
     public var invitations: CollectionRequestBuilder<InvitationRequestBuilder> {
         .init(client: client, path: path.appending("invitations"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
     /// `organization.request()` lists them; `organization("organization-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/organization`.
     public var organization: CollectionRequestBuilder<OrganizationRequestBuilder> {
         .init(client: client, path: path.appending("organization"))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
     /// `places.request()` lists them; `places("place-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/places`.
     public var places: CollectionRequestBuilder<PlaceRequestBuilder> {
         .init(client: client, path: path.appending("places"))
     }
 
     /// `schemaExtensions.request()` lists them; `schemaExtensions("schemaExtension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/schemaExtensions`.
     public var schemaExtensions: CollectionRequestBuilder<SchemaExtensionRequestBuilder> {
         .init(client: client, path: path.appending("schemaExtensions"))
     }
 
     /// `scopedRoleMemberships.request()` lists them; `scopedRoleMemberships("scopedRoleMembership-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/scopedRoleMemberships`.
     public var scopedRoleMemberships: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
         .init(client: client, path: path.appending("scopedRoleMemberships"))
     }
 
     /// `servicePrincipals.request()` lists them; `servicePrincipals("servicePrincipal-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/servicePrincipals`.
     public var servicePrincipals: CollectionRequestBuilder<ServicePrincipalRequestBuilder> {
         .init(client: client, path: path.appending("servicePrincipals"))
     }
 
     /// `shares.request()` lists them; `shares("sharedDriveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/shares`.
     public var shares: CollectionRequestBuilder<SharedDriveItemRequestBuilder> {
         .init(client: client, path: path.appending("shares"))
     }
@@ -342,113 +410,155 @@ public struct GraphClient: RequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/sites`.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     /// `subscribedSkus.request()` lists them; `subscribedSkus("subscribedSku-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/subscribedSkus`.
     public var subscribedSkus: CollectionRequestBuilder<SubscribedSkuRequestBuilder> {
         .init(client: client, path: path.appending("subscribedSkus"))
     }
 
     /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/subscriptions`.
     public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
         .init(client: client, path: path.appending("subscriptions"))
     }
 
     /// `teams.request()` lists them; `teams("team-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/teams`.
     public var teams: CollectionRequestBuilder<TeamRequestBuilder> {
         .init(client: client, path: path.appending("teams"))
     }
 
     /// `teamsTemplates.request()` lists them; `teamsTemplates("teamsTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/teamsTemplates`.
     public var teamsTemplates: CollectionRequestBuilder<TeamsTemplateRequestBuilder> {
         .init(client: client, path: path.appending("teamsTemplates"))
     }
 
     /// `users.request()` lists them; `users("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.GraphService/users`.
     public var users: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/admin`.
     public var admin: AdminRequestBuilder { .init(client: client, path: path.appending("admin")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/appCatalogs`.
     public var appCatalogs: AppCatalogsRequestBuilder { .init(client: client, path: path.appending("appCatalogs")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/auditLogs`.
     public var auditLogs: AuditLogRootRequestBuilder { .init(client: client, path: path.appending("auditLogs")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/authenticationMethodsPolicy`.
     public var authenticationMethodsPolicy: AuthenticationMethodsPolicyRequestBuilder {
         .init(client: client, path: path.appending("authenticationMethodsPolicy"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/communications`.
     public var communications: CloudCommunicationsRequestBuilder {
         .init(client: client, path: path.appending("communications"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/compliance`.
     public var compliance: ComplianceRequestBuilder { .init(client: client, path: path.appending("compliance")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/copilot`.
     public var copilot: CopilotRootRequestBuilder { .init(client: client, path: path.appending("copilot")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/deviceAppManagement`.
     public var deviceAppManagement: DeviceAppManagementRequestBuilder {
         .init(client: client, path: path.appending("deviceAppManagement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/deviceManagement`.
     public var deviceManagement: DeviceManagementRequestBuilder {
         .init(client: client, path: path.appending("deviceManagement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/directory`.
     public var directory: DirectoryRequestBuilder { .init(client: client, path: path.appending("directory")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/education`.
     public var education: EducationRootRequestBuilder { .init(client: client, path: path.appending("education")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/employeeExperience`.
     public var employeeExperience: EmployeeExperienceRequestBuilder {
         .init(client: client, path: path.appending("employeeExperience"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/external`.
     public var external: ExternalConnectorsExternalRequestBuilder {
         .init(client: client, path: path.appending("external"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/identity`.
     public var identity: IdentityContainerRequestBuilder { .init(client: client, path: path.appending("identity")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/identityGovernance`.
     public var identityGovernance: IdentityGovernanceRequestBuilder {
         .init(client: client, path: path.appending("identityGovernance"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/identityProtection`.
     public var identityProtection: IdentityProtectionRootRequestBuilder {
         .init(client: client, path: path.appending("identityProtection"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/informationProtection`.
     public var informationProtection: InformationProtectionRequestBuilder {
         .init(client: client, path: path.appending("informationProtection"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/me`.
     public var me: UserRequestBuilder { .init(client: client, path: path.appending("me")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/planner`.
     public var planner: PlannerRequestBuilder { .init(client: client, path: path.appending("planner")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/policies`.
     public var policies: PolicyRootRequestBuilder { .init(client: client, path: path.appending("policies")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/print`.
     public var print: PrintRequestBuilder { .init(client: client, path: path.appending("print")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/privacy`.
     public var privacy: PrivacyRequestBuilder { .init(client: client, path: path.appending("privacy")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/reports`.
     public var reports: ReportRootRequestBuilder { .init(client: client, path: path.appending("reports")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/roleManagement`.
     public var roleManagement: RoleManagementRequestBuilder {
         .init(client: client, path: path.appending("roleManagement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/search`.
     public var search: SearchEntityRequestBuilder { .init(client: client, path: path.appending("search")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/security`.
     public var security: SecurityRequestBuilder { .init(client: client, path: path.appending("security")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/solutions`.
     public var solutions: SolutionsRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/storage`.
     public var storage: StorageRequestBuilder { .init(client: client, path: path.appending("storage")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/teamwork`.
     public var teamwork: TeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
 
+    /// - Remark: Generated from `microsoft.graph.GraphService/tenantRelationships`.
     public var tenantRelationships: TenantRelationshipRequestBuilder {
         .init(client: client, path: path.appending("tenantRelationships"))
     }

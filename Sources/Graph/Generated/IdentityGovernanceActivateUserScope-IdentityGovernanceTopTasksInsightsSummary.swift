@@ -20,6 +20,8 @@ public struct IdentityGovernanceActivateUserScopeFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("users")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.activateUserScope/users`.
     public let users: Field<[User]>
 
     private init() {
@@ -99,6 +101,7 @@ public struct IdentityGovernanceAttributeChangeTriggerFields: FieldSet {
         fields: IdentityGovernanceAttributeChangeTriggerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.attributeChangeTrigger/triggerAttributes`.
     public let triggerAttributes: Field<[IdentityGovernanceTriggerAttribute]>
 
     private init() {
@@ -121,6 +124,8 @@ public struct IdentityGovernanceCancelRunsScopeFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("runs")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.cancelRunsScope/runs`.
     public let runs: Field<[IdentityGovernanceRun]>
 
     private init() {
@@ -165,6 +170,7 @@ public struct IdentityGovernanceCountBasedQuarantineConditionFields: FieldSet {
         fields: IdentityGovernanceCountBasedQuarantineConditionFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.countBasedQuarantineCondition/threshold`.
     public let threshold: Field<Int64>
 
     private init() {
@@ -182,6 +188,9 @@ public typealias IdentityGovernanceCustomTaskExtension = Model<IdentityGovernanc
 /// The properties of a `IdentityGovernanceCustomTaskExtension`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdBy`, `lastModifiedBy`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`.
 public enum IdentityGovernanceCustomTaskExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -228,6 +237,8 @@ public typealias IdentityGovernanceCustomTaskExtensionCallbackConfiguration =
 /// The properties of a `IdentityGovernanceCustomTaskExtensionCallbackConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authorizedApps`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackConfiguration`; inherited
+///   `timeoutDuration` from `microsoft.graph.customExtensionCallbackConfiguration`.
 public enum IdentityGovernanceCustomTaskExtensionCallbackConfigurationFields: FieldSet {
     public typealias Table = (timeoutDuration: Field<String>, authorizedApps: Field<[Application]>)
 
@@ -255,6 +266,7 @@ public struct IdentityGovernanceCustomTaskExtensionCallbackDataFields: FieldSet 
         fields: IdentityGovernanceCustomTaskExtensionCallbackDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtensionCallbackData/operationStatus`.
     public let operationStatus: Field<IdentityGovernanceCustomTaskExtensionOperationStatus>
 
     private init() {
@@ -337,8 +349,10 @@ public struct IdentityGovernanceCustomTaskExtensionRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension/createdBy`.
     public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.customTaskExtension/lastModifiedBy`.
     public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
 }
 
@@ -358,6 +372,8 @@ public struct IdentityGovernanceGroupBasedSubjectSetFields: FieldSet {
     )
 
     /// Present when the request expanded it (`expand("groups")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.groupBasedSubjectSet/groups`.
     public let groups: Field<[Group]>
 
     private init() {
@@ -379,6 +395,7 @@ public struct IdentityGovernanceInsightsFields: FieldSet {
         fields: IdentityGovernanceInsightsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -524,6 +541,9 @@ public typealias IdentityGovernanceLifecycleManagementSettings =
     Model<IdentityGovernanceLifecycleManagementSettingsFields>
 
 /// The properties of a `IdentityGovernanceLifecycleManagementSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleManagementSettings`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceLifecycleManagementSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -658,6 +678,8 @@ public typealias IdentityGovernanceLifecycleWorkflowsContainer =
 ///
 /// - Present when the request expanded them (`expand(_:)`): `customTaskExtensions`, `deletedItems`, `insights`,
 ///   `settings`, `taskDefinitions`, `workflows`, `workflowTemplates`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceLifecycleWorkflowsContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -738,22 +760,29 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
     }
 
     /// `customTaskExtensions.request()` lists them; `customTaskExtensions("customTaskExtension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/customTaskExtensions`.
     public var customTaskExtensions: CollectionRequestBuilder<IdentityGovernanceCustomTaskExtensionRequestBuilder> {
         .init(client: client, path: path.appending("customTaskExtensions"))
     }
 
     /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/deletedItems`.
     public var deletedItems: DeletedItemContainerRequestBuilder {
         .init(client: client, path: path.appending("deletedItems", refusing: [.patch, .put]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/insights`.
     public var insights: IdentityGovernanceInsightsRequestBuilder {
         .init(client: client, path: path.appending("insights"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/settings`.
     public var settings: IdentityGovernanceLifecycleManagementSettingsRequestBuilder {
         .init(client: client, path: path.appending("settings", refusing: [.delete]))
     }
@@ -762,6 +791,8 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskDefinitions.request()` lists them; `taskDefinitions("taskDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/taskDefinitions`.
     public var taskDefinitions: CollectionRequestBuilder<IdentityGovernanceTaskDefinitionRequestBuilder> {
         .init(
             client: client,
@@ -770,6 +801,8 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
     }
 
     /// `workflows.request()` lists them; `workflows("workflow-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/workflows`.
     public var workflows: CollectionRequestBuilder<IdentityGovernanceWorkflowRequestBuilder> {
         .init(client: client, path: path.appending("workflows"))
     }
@@ -778,6 +811,8 @@ public struct IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder: Model
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `workflowTemplates.request()` lists them; `workflowTemplates("workflowTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.lifecycleWorkflowsContainer/workflowTemplates`.
     public var workflowTemplates: CollectionRequestBuilder<IdentityGovernanceWorkflowTemplateRequestBuilder> {
         .init(
             client: client,
@@ -817,6 +852,7 @@ public struct IdentityGovernanceMembershipChangeTriggerFields: FieldSet {
         fields: IdentityGovernanceMembershipChangeTriggerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.membershipChangeTrigger/changeType`.
     public let changeType: Field<IdentityGovernanceMembershipChangeType>
 
     private init() {
@@ -896,6 +932,7 @@ public struct IdentityGovernancePercentageBasedQuarantineConditionFields: FieldS
         fields: IdentityGovernancePercentageBasedQuarantineConditionFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.percentageBasedQuarantineCondition/percentage`.
     public let percentage: Field<Int32>
 
     private init() {
@@ -1059,31 +1096,39 @@ public struct IdentityGovernanceRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/accessReviews`.
     public var accessReviews: AccessReviewSetRequestBuilder {
         .init(client: client, path: path.appending("accessReviews"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/appConsent`.
     public var appConsent: AppConsentApprovalRouteRequestBuilder {
         .init(client: client, path: path.appending("appConsent"))
     }
 
     /// `catalogs.request()` lists them; `catalogs("accessPackageCatalog-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/catalogs`.
     public var catalogs: CollectionRequestBuilder<AccessPackageCatalogRequestBuilder> {
         .init(client: client, path: path.appending("catalogs"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/entitlementManagement`.
     public var entitlementManagement: EntitlementManagementRequestBuilder {
         .init(client: client, path: path.appending("entitlementManagement"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/lifecycleWorkflows`.
     public var lifecycleWorkflows: IdentityGovernanceLifecycleWorkflowsContainerRequestBuilder {
         .init(client: client, path: path.appending("lifecycleWorkflows"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/privilegedAccess`.
     public var privilegedAccess: PrivilegedAccessRootRequestBuilder {
         .init(client: client, path: path.appending("privilegedAccess"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance/termsOfUse`.
     public var termsOfUse: TermsOfUseContainerRequestBuilder {
         .init(client: client, path: path.appending("termsOfUse"))
     }
@@ -1104,6 +1149,7 @@ public struct IdentityGovernanceRuleBasedSubjectSetFields: FieldSet {
         fields: IdentityGovernanceRuleBasedSubjectSetFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.ruleBasedSubjectSet/rule`.
     public let rule: Field<String>
 
     private init() {
@@ -1121,6 +1167,7 @@ public typealias IdentityGovernanceRun = Model<IdentityGovernanceRunFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `reprocessedRuns`, `taskProcessingResults`,
 ///   `userProcessingResults`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.run`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityGovernanceRunFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1215,6 +1262,8 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
     }
 
     /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.run/reprocessedRuns`.
     public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
         .init(client: client, path: path.appending("reprocessedRuns"))
     }
@@ -1223,6 +1272,8 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.run/taskProcessingResults`.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
         .init(
             client: client,
@@ -1234,6 +1285,8 @@ public struct IdentityGovernanceRunRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.run/userProcessingResults`.
     public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
         .init(
             client: client,
@@ -1298,6 +1351,7 @@ public typealias IdentityGovernanceTask = Model<IdentityGovernanceTaskFields>
 /// The properties of a `IdentityGovernanceTask`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `taskProcessingResults`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.task`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityGovernanceTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1337,6 +1391,9 @@ public enum IdentityGovernanceTaskFields: FieldSet {
 public typealias IdentityGovernanceTaskDefinition = Model<IdentityGovernanceTaskDefinitionFields>
 
 /// The properties of a `IdentityGovernanceTaskDefinition`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityGovernance.taskDefinition`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceTaskDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1392,6 +1449,8 @@ public typealias IdentityGovernanceTaskProcessingResult = Model<IdentityGovernan
 /// The properties of a `IdentityGovernanceTaskProcessingResult`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `subject`, `task`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceTaskProcessingResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1448,8 +1507,10 @@ public struct IdentityGovernanceTaskProcessingResultRequestBuilder: ModelRequest
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult/subject`.
     public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult/task`.
     public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
 
     /// - Remark: Generated from `microsoft.graph.identityGovernance.taskProcessingResult/resume` (POST).
@@ -1477,6 +1538,8 @@ public typealias IdentityGovernanceTaskReport = Model<IdentityGovernanceTaskRepo
 /// The properties of a `IdentityGovernanceTaskReport`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `task`, `taskDefinition`, `taskProcessingResults`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceTaskReportFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1561,10 +1624,13 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport/task`.
     public var task: IdentityGovernanceTaskRequestBuilder { .init(client: client, path: path.appending("task")) }
 
     /// The service refuses `PATCH`, `PUT` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport/taskDefinition`.
     public var taskDefinition: IdentityGovernanceTaskDefinitionRequestBuilder {
         .init(client: client, path: path.appending("taskDefinition", refusing: [.patch, .put]))
     }
@@ -1573,6 +1639,8 @@ public struct IdentityGovernanceTaskReportRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.taskReport/taskProcessingResults`.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
         .init(
             client: client,
@@ -1666,6 +1734,8 @@ public struct IdentityGovernanceTaskRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.task/taskProcessingResults`.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
         .init(
             client: client,

@@ -78,6 +78,7 @@ public struct IdentityGovernanceTriggerAttributeFields: FieldSet {
         fields: IdentityGovernanceTriggerAttributeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.triggerAttribute/name`.
     public let name: Field<String>
 
     private init() {
@@ -100,6 +101,7 @@ public struct IdentityGovernanceUserInactivityTriggerFields: FieldSet {
         fields: IdentityGovernanceUserInactivityTriggerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.userInactivityTrigger/inactivityPeriodInDays`.
     public let inactivityPeriodInDays: Field<Int32>
 
     private init() {
@@ -117,6 +119,8 @@ public typealias IdentityGovernanceUserProcessingResult = Model<IdentityGovernan
 /// The properties of a `IdentityGovernanceUserProcessingResult`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `reprocessedRuns`, `subject`, `taskProcessingResults`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceUserProcessingResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -197,16 +201,21 @@ public struct IdentityGovernanceUserProcessingResultRequestBuilder: ModelRequest
     }
 
     /// `reprocessedRuns.request()` lists them; `reprocessedRuns("run-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult/reprocessedRuns`.
     public var reprocessedRuns: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
         .init(client: client, path: path.appending("reprocessedRuns"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult/subject`.
     public var subject: UserRequestBuilder { .init(client: client, path: path.appending("subject")) }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskProcessingResults.request()` lists them; `taskProcessingResults("taskProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.userProcessingResult/taskProcessingResults`.
     public var taskProcessingResults: CollectionRequestBuilder<IdentityGovernanceTaskProcessingResultRequestBuilder> {
         .init(
             client: client,
@@ -320,6 +329,10 @@ public typealias IdentityGovernanceWorkflow = Model<IdentityGovernanceWorkflowFi
 /// - Present when the request expanded them (`expand(_:)`): `administrationScopeTargets`, `createdBy`,
 ///   `lastModifiedBy`, `tasks`, `executionScope`, `previewScope`, `runs`, `taskReports`, `userProcessingResults`,
 ///   `versions`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.workflow`; inherited `category`, `createdDateTime`,
+///   `description`, `displayName`, `executionConditions`, `isEnabled`, `isSchedulingEnabled`, `lastModifiedDateTime`,
+///   `administrationScopeTargets`, `createdBy`, `lastModifiedBy`, `tasks` from
+///   `microsoft.graph.identityGovernance.workflowBase`.
 public enum IdentityGovernanceWorkflowFields: FieldSet {
     public typealias Table = (
         category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
@@ -457,15 +470,21 @@ public struct IdentityGovernanceWorkflowBaseRequestBuilder: ModelRequestBuilder 
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase/administrationScopeTargets`.
     public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("administrationScopeTargets"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase/createdBy`.
     public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase/lastModifiedBy`.
     public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
 
     /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowBase/tasks`.
     public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -630,25 +649,35 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/administrationScopeTargets`.
     public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("administrationScopeTargets"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/createdBy`.
     public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/lastModifiedBy`.
     public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
 
     /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/tasks`.
     public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
 
     /// `executionScope.request()` lists them; `executionScope("userProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/executionScope`.
     public var executionScope: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
         .init(client: client, path: path.appending("executionScope"))
     }
 
     /// `previewScope.request()` lists them; `previewScope("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/previewScope`.
     public var previewScope: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("previewScope"))
     }
@@ -657,6 +686,8 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `runs.request()` lists them; `runs("run-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/runs`.
     public var runs: CollectionRequestBuilder<IdentityGovernanceRunRequestBuilder> {
         .init(client: client, path: path.appending("runs", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -665,6 +696,8 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `taskReports.request()` lists them; `taskReports("taskReport-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/taskReports`.
     public var taskReports: CollectionRequestBuilder<IdentityGovernanceTaskReportRequestBuilder> {
         .init(
             client: client,
@@ -676,6 +709,8 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `userProcessingResults.request()` lists them; `userProcessingResults("userProcessingResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/userProcessingResults`.
     public var userProcessingResults: CollectionRequestBuilder<IdentityGovernanceUserProcessingResultRequestBuilder> {
         .init(
             client: client,
@@ -687,6 +722,8 @@ public struct IdentityGovernanceWorkflowRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `versions.request()` lists them; `versions("workflowVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflow/versions`.
     public var versions: CollectionRequestBuilder<IdentityGovernanceWorkflowVersionRequestBuilder> {
         .init(
             client: client,
@@ -793,6 +830,7 @@ public struct IdentityGovernanceWorkflowSettingFields: FieldSet {
         fields: IdentityGovernanceWorkflowSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowSetting/quarantineConfiguration`.
     public let quarantineConfiguration: Field<IdentityGovernanceQuarantineConfiguration>
 
     private init() {
@@ -809,6 +847,8 @@ public typealias IdentityGovernanceWorkflowTemplate = Model<IdentityGovernanceWo
 /// The properties of a `IdentityGovernanceWorkflowTemplate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `tasks`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityGovernanceWorkflowTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -867,6 +907,8 @@ public struct IdentityGovernanceWorkflowTemplateRequestBuilder: ModelRequestBuil
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowTemplate/tasks`.
     public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -907,6 +949,10 @@ public typealias IdentityGovernanceWorkflowVersion = Model<IdentityGovernanceWor
 ///
 /// - Present when the request expanded them (`expand(_:)`): `administrationScopeTargets`, `createdBy`,
 ///   `lastModifiedBy`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion`; inherited `category`,
+///   `createdDateTime`, `description`, `displayName`, `executionConditions`, `isEnabled`, `isSchedulingEnabled`,
+///   `lastModifiedDateTime`, `administrationScopeTargets`, `createdBy`, `lastModifiedBy`, `tasks` from
+///   `microsoft.graph.identityGovernance.workflowBase`.
 public enum IdentityGovernanceWorkflowVersionFields: FieldSet {
     public typealias Table = (
         category: Field<IdentityGovernanceLifecycleWorkflowCategory>,
@@ -976,15 +1022,21 @@ public struct IdentityGovernanceWorkflowVersionRequestBuilder: ModelRequestBuild
 
     /// `administrationScopeTargets.request()` lists them; `administrationScopeTargets("directoryObject-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion/administrationScopeTargets`.
     public var administrationScopeTargets: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("administrationScopeTargets"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion/createdBy`.
     public var createdBy: UserRequestBuilder { .init(client: client, path: path.appending("createdBy")) }
 
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion/lastModifiedBy`.
     public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
 
     /// `tasks.request()` lists them; `tasks("task-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityGovernance.workflowVersion/tasks`.
     public var tasks: CollectionRequestBuilder<IdentityGovernanceTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -1128,23 +1180,31 @@ public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `riskDetections.request()` lists them; `riskDetections("riskDetection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityProtectionRoot/riskDetections`.
     public var riskDetections: CollectionRequestBuilder<RiskDetectionRequestBuilder> {
         .init(client: client, path: path.appending("riskDetections"))
     }
 
     /// `riskyServicePrincipals.request()` lists them; `riskyServicePrincipals("riskyServicePrincipal-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityProtectionRoot/riskyServicePrincipals`.
     public var riskyServicePrincipals: CollectionRequestBuilder<RiskyServicePrincipalRequestBuilder> {
         .init(client: client, path: path.appending("riskyServicePrincipals"))
     }
 
     /// `riskyUsers.request()` lists them; `riskyUsers("riskyUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityProtectionRoot/riskyUsers`.
     public var riskyUsers: CollectionRequestBuilder<RiskyUserRequestBuilder> {
         .init(client: client, path: path.appending("riskyUsers"))
     }
 
     /// `servicePrincipalRiskDetections.request()` lists them;
     /// `servicePrincipalRiskDetections("servicePrincipalRiskDetection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityProtectionRoot/servicePrincipalRiskDetections`.
     public var servicePrincipalRiskDetections: CollectionRequestBuilder<ServicePrincipalRiskDetectionRequestBuilder> {
         .init(client: client, path: path.appending("servicePrincipalRiskDetections"))
     }
@@ -1157,6 +1217,8 @@ public struct IdentityProtectionRootRequestBuilder: ModelRequestBuilder {
 public typealias IdentityProvider = Model<IdentityProviderFields>
 
 /// The properties of a `IdentityProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityProvider`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1188,6 +1250,8 @@ public enum IdentityProviderFields: FieldSet {
 public typealias IdentityProviderBase = Model<IdentityProviderBaseFields>
 
 /// The properties of a `IdentityProviderBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityProviderBase`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityProviderBaseFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 
@@ -1275,6 +1339,10 @@ extension CollectionRequestBuilder where ItemBuilder == IdentityProviderRequestB
 public typealias IdentitySecurityDefaultsEnforcementPolicy = Model<IdentitySecurityDefaultsEnforcementPolicyFields>
 
 /// The properties of a `IdentitySecurityDefaultsEnforcementPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identitySecurityDefaultsEnforcementPolicy`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName`
+///   from `microsoft.graph.policyBase`.
 public enum IdentitySecurityDefaultsEnforcementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1480,6 +1548,8 @@ public struct IdentitySourceFields: FieldSet {
 public typealias IdentityUserFlow = Model<IdentityUserFlowFields>
 
 /// The properties of a `IdentityUserFlow`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityUserFlow`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityUserFlowFields: FieldSet {
     public typealias Table = (id: Field<String>, userFlowType: Field<UserFlowType>, userFlowTypeVersion: Field<Float>)
 
@@ -1502,6 +1572,8 @@ public enum IdentityUserFlowFields: FieldSet {
 public typealias IdentityUserFlowAttribute = Model<IdentityUserFlowAttributeFields>
 
 /// The properties of a `IdentityUserFlowAttribute`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.identityUserFlowAttribute`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityUserFlowAttributeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1534,6 +1606,8 @@ public typealias IdentityUserFlowAttributeAssignment = Model<IdentityUserFlowAtt
 /// The properties of a `IdentityUserFlowAttributeAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `userAttribute`.
+/// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IdentityUserFlowAttributeAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1586,6 +1660,7 @@ public struct IdentityUserFlowAttributeAssignmentRequestBuilder: ModelRequestBui
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.identityUserFlowAttributeAssignment/userAttribute`.
     public var userAttribute: IdentityUserFlowAttributeRequestBuilder {
         .init(client: client, path: path.appending("userAttribute"))
     }
@@ -1731,6 +1806,7 @@ public typealias IdentityVerifiedIdRoot = Model<IdentityVerifiedIdRootFields>
 /// The properties of a `IdentityVerifiedIdRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `profiles`.
+/// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum IdentityVerifiedIdRootFields: FieldSet {
     public typealias Table = (id: Field<String>, profiles: Field<[VerifiedIdProfile]>)
 
@@ -1764,6 +1840,8 @@ public struct IdentityVerifiedIdRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `profiles.request()` lists them; `profiles("verifiedIdProfile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identityVerifiedIdRoot/profiles`.
     public var profiles: CollectionRequestBuilder<VerifiedIdProfileRequestBuilder> {
         .init(client: client, path: path.appending("profiles"))
     }
@@ -1885,6 +1963,7 @@ public struct ImportBuildingMapSettingFields: FieldSet {
         fields: ImportBuildingMapSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.importBuildingMapSetting/isDryRun`.
     public let isDryRun: Field<Bool>
 
     private init() {

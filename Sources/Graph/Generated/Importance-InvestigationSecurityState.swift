@@ -28,6 +28,9 @@ extension Importance {
 public typealias ImportedWindowsAutopilotDeviceIdentity = Model<ImportedWindowsAutopilotDeviceIdentityFields>
 
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentity`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ImportedWindowsAutopilotDeviceIdentityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -165,6 +168,8 @@ public typealias ImportedWindowsAutopilotDeviceIdentityUpload =
 /// The properties of a `ImportedWindowsAutopilotDeviceIdentityUpload`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `deviceIdentities`.
+/// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ImportedWindowsAutopilotDeviceIdentityUploadFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -211,6 +216,8 @@ public struct ImportedWindowsAutopilotDeviceIdentityUploadRequestBuilder: ModelR
 
     /// `deviceIdentities.request()` lists them; `deviceIdentities("importedWindowsAutopilotDeviceIdentity-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.importedWindowsAutopilotDeviceIdentityUpload/deviceIdentities`.
     public var deviceIdentities: CollectionRequestBuilder<ImportedWindowsAutopilotDeviceIdentityRequestBuilder> {
         .init(client: client, path: path.appending("deviceIdentities"))
     }
@@ -266,6 +273,7 @@ public struct IncludeAllAccountTargetContentFields: FieldSet {
         fields: IncludeAllAccountTargetContentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.accountTargetContent/type`.
     public let type: Field<AccountTargetContentType>
 
     private init() {
@@ -334,6 +342,10 @@ extension IncludedUserTypes {
 public typealias IncomingCallOptions = Model<IncomingCallOptionsFields>
 
 /// The properties of a `IncomingCallOptions`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.incomingCallOptions`; inherited `hideBotAfterEscalation`,
+///   `isContentSharingNotificationEnabled`, `isDeltaRosterEnabled`, `isInteractiveRosterEnabled` from
+///   `microsoft.graph.callOptions`.
 public enum IncomingCallOptionsFields: FieldSet {
     public typealias Table = (
         hideBotAfterEscalation: Field<Bool>,
@@ -424,6 +436,7 @@ public typealias InferenceClassification = Model<InferenceClassificationFields>
 /// The properties of a `InferenceClassification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `overrides`.
+/// - Remark: Generated from `microsoft.graph.inferenceClassification`; inherited `id` from `microsoft.graph.entity`.
 public enum InferenceClassificationFields: FieldSet {
     public typealias Table = (id: Field<String>, overrides: Field<[InferenceClassificationOverride]>)
 
@@ -441,6 +454,9 @@ public enum InferenceClassificationFields: FieldSet {
 public typealias InferenceClassificationOverride = Model<InferenceClassificationOverrideFields>
 
 /// The properties of a `InferenceClassificationOverride`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.inferenceClassificationOverride`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum InferenceClassificationOverrideFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -501,6 +517,8 @@ public struct InferenceClassificationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `overrides.request()` lists them; `overrides("inferenceClassificationOverride-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.inferenceClassification/overrides`.
     public var overrides: CollectionRequestBuilder<InferenceClassificationOverrideRequestBuilder> {
         .init(client: client, path: path.appending("overrides"))
     }
@@ -565,12 +583,16 @@ public struct InformationProtectionRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.informationProtection/bitlocker`.
     public var bitlocker: BitlockerRequestBuilder {
         .init(client: client, path: path.appending("bitlocker", refusing: [.patch, .put, .delete]))
     }
 
     /// `threatAssessmentRequests.request()` lists them; `threatAssessmentRequests("threatAssessmentRequest-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.informationProtection/threatAssessmentRequests`.
     public var threatAssessmentRequests: CollectionRequestBuilder<ThreatAssessmentRequestRequestBuilder> {
         .init(client: client, path: path.appending("threatAssessmentRequests"))
     }
@@ -655,6 +677,7 @@ public struct InheritableScopesFields: FieldSet {
         fields: InheritableScopesFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.inheritableScopes/kind`.
     public let kind: Field<ScopeCollectionKind>
 
     private init() {
@@ -669,6 +692,8 @@ public struct InheritableScopesFields: FieldSet {
 public typealias Initiator = Model<InitiatorFields>
 
 /// The properties of a `Initiator`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.initiator`; inherited `displayName`, `id` from `microsoft.graph.identity`.
 public enum InitiatorFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, initiatorType: Field<InitiatorType>)
 
@@ -767,6 +792,7 @@ public struct InsightValueDoubleFields: FieldSet {
         fields: InsightValueDoubleFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.insightValueDouble/value`.
     public let value: Field<Double>
 
     private init() {
@@ -788,6 +814,7 @@ public struct InsightValueIntFields: FieldSet {
         fields: InsightValueIntFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.insightValueInt/value`.
     public let value: Field<Int32>
 
     private init() {
@@ -802,6 +829,8 @@ public struct InsightValueIntFields: FieldSet {
 public typealias InsightsSettings = Model<InsightsSettingsFields>
 
 /// The properties of a `InsightsSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.insightsSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum InsightsSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, disabledForGroup: Field<String>, isEnabledInOrganization: Field<Bool>)
 
@@ -938,6 +967,10 @@ public enum IntegratedApplicationMetadataFields: FieldSet {
 public typealias InternalDomainFederation = Model<InternalDomainFederationFields>
 
 /// The properties of a `InternalDomainFederation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.internalDomainFederation`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName` from `microsoft.graph.identityProviderBase`; `issuerUri`, `metadataExchangeUri`, `passiveSignInUri`,
+///   `preferredAuthenticationProtocol`, `signingCertificate` from `microsoft.graph.samlOrWsFedProvider`.
 public enum InternalDomainFederationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1038,6 +1071,7 @@ public typealias InternetExplorerMode = Model<InternetExplorerModeFields>
 /// The properties of a `InternetExplorerMode`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `siteLists`.
+/// - Remark: Generated from `microsoft.graph.internetExplorerMode`; inherited `id` from `microsoft.graph.entity`.
 public enum InternetExplorerModeFields: FieldSet {
     public typealias Table = (id: Field<String>, siteLists: Field<[BrowserSiteList]>)
 
@@ -1071,6 +1105,8 @@ public struct InternetExplorerModeRequestBuilder: ModelRequestBuilder {
     }
 
     /// `siteLists.request()` lists them; `siteLists("browserSiteList-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.internetExplorerMode/siteLists`.
     public var siteLists: CollectionRequestBuilder<BrowserSiteListRequestBuilder> {
         .init(client: client, path: path.appending("siteLists"))
     }

@@ -13,6 +13,7 @@ public typealias Invitation = Model<InvitationFields>
 /// The properties of a `Invitation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `invitedUser`, `invitedUserSponsors`.
+/// - Remark: Generated from `microsoft.graph.invitation`; inherited `id` from `microsoft.graph.entity`.
 public enum InvitationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -128,9 +129,12 @@ public struct InvitationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.invitation/invitedUser`.
     public var invitedUser: UserRequestBuilder { .init(client: client, path: path.appending("invitedUser")) }
 
     /// `invitedUserSponsors.request()` lists them; `invitedUserSponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.invitation/invitedUserSponsors`.
     public var invitedUserSponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("invitedUserSponsors"))
     }
@@ -150,6 +154,7 @@ public struct InviteNewBotResponseFields: FieldSet {
         fields: InviteNewBotResponseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.inviteNewBotResponse/inviteUri`.
     public let inviteUri: Field<String>
 
     private init() {
@@ -164,6 +169,9 @@ public struct InviteNewBotResponseFields: FieldSet {
 public typealias InviteParticipantsOperation = Model<InviteParticipantsOperationFields>
 
 /// The properties of a `InviteParticipantsOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.inviteParticipantsOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum InviteParticipantsOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -241,6 +249,10 @@ public typealias IosCertificateProfile = Model<IosCertificateProfileFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosCertificateProfile`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum IosCertificateProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -311,30 +323,40 @@ public struct IosCertificateProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCertificateProfile/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -373,6 +395,10 @@ public typealias IosCompliancePolicy = Model<IosCompliancePolicyFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosCompliancePolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`,
+///   `userStatuses`, `userStatusOverview` from `microsoft.graph.deviceCompliancePolicy`.
 public enum IosCompliancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -478,36 +504,48 @@ public struct IosCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `scheduledActionsForRule.request()` lists them;
     /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/scheduledActionsForRule`.
     public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionsForRule"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCompliancePolicy/userStatusOverview`.
     public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -549,6 +587,10 @@ public typealias IosCustomConfiguration = Model<IosCustomConfigurationFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosCustomConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum IosCustomConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -625,30 +667,40 @@ public struct IosCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosCustomConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -687,6 +739,10 @@ public typealias IosDeviceFeaturesConfiguration = Model<IosDeviceFeaturesConfigu
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum IosDeviceFeaturesConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -767,30 +823,40 @@ public struct IosDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilder 
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosDeviceFeaturesConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -845,6 +911,10 @@ public typealias IosGeneralDeviceConfiguration = Model<IosGeneralDeviceConfigura
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum IosGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1177,30 +1247,40 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosGeneralDeviceConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1236,6 +1316,9 @@ public struct IosGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias IosHomeScreenApp = Model<IosHomeScreenAppFields>
 
 /// The properties of a `IosHomeScreenApp`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.iosHomeScreenApp`; inherited `displayName` from
+///   `microsoft.graph.iosHomeScreenItem`.
 public enum IosHomeScreenAppFields: FieldSet {
     public typealias Table = (displayName: Field<String>, bundleID: Field<String>)
 
@@ -1253,6 +1336,9 @@ public enum IosHomeScreenAppFields: FieldSet {
 public typealias IosHomeScreenFolder = Model<IosHomeScreenFolderFields>
 
 /// The properties of a `IosHomeScreenFolder`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.iosHomeScreenFolder`; inherited `displayName` from
+///   `microsoft.graph.iosHomeScreenItem`.
 public enum IosHomeScreenFolderFields: FieldSet {
     public typealias Table = (displayName: Field<String>, pages: Field<[IosHomeScreenFolderPage]>)
 
@@ -1295,6 +1381,7 @@ public struct IosHomeScreenItemFields: FieldSet {
         fields: IosHomeScreenItemFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.iosHomeScreenItem/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -1328,6 +1415,11 @@ public typealias IosLobApp = Model<IosLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.iosLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum IosLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1427,6 +1519,9 @@ public typealias IosLobAppProvisioningConfigurationAssignment =
     Model<IosLobAppProvisioningConfigurationAssignmentFields>
 
 /// The properties of a `IosLobAppProvisioningConfigurationAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.iosLobAppProvisioningConfigurationAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum IosLobAppProvisioningConfigurationAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -1487,16 +1582,22 @@ public struct IosLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -1520,6 +1621,17 @@ public typealias IosManagedAppProtection = Model<IosManagedAppProtectionFields>
 /// The properties of a `IosManagedAppProtection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `apps`, `deploymentSummary`.
+/// - Remark: Generated from `microsoft.graph.iosManagedAppProtection`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `allowedDataStorageLocations`, `allowedInboundDataTransferSources`,
+///   `allowedOutboundClipboardSharingLevel`, `allowedOutboundDataTransferDestinations`, `contactSyncBlocked`,
+///   `dataBackupBlocked`, `deviceComplianceRequired`, `disableAppPinIfDevicePinIsSet`, `fingerprintBlocked`,
+///   `managedBrowser`, `managedBrowserToOpenLinksRequired`, `maximumPinRetries`, `minimumPinLength`,
+///   `minimumRequiredAppVersion`, `minimumRequiredOsVersion`, `minimumWarningAppVersion`, `minimumWarningOsVersion`,
+///   `organizationalCredentialsRequired`, `periodBeforePinReset`, `periodOfflineBeforeAccessCheck`,
+///   `periodOfflineBeforeWipeIsEnforced`, `periodOnlineBeforeAccessCheck`, `pinCharacterSet`, `pinRequired`,
+///   `printBlocked`, `saveAsBlocked`, `simplePinBlocked` from `microsoft.graph.managedAppProtection`; `isAssigned`,
+///   `assignments` from `microsoft.graph.targetedManagedAppProtection`.
 public enum IosManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1644,15 +1756,20 @@ public struct IosManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppProtection/assignments`.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppProtection/apps`.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
         .init(client: client, path: path.appending("apps"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppProtection/deploymentSummary`.
     public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
         .init(client: client, path: path.appending("deploymentSummary"))
     }
@@ -1698,6 +1815,10 @@ public typealias IosManagedAppRegistration = Model<IosManagedAppRegistrationFiel
 /// The properties of a `IosManagedAppRegistration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration`; inherited `id` from `microsoft.graph.entity`;
+///   `appIdentifier`, `applicationVersion`, `createdDateTime`, `deviceName`, `deviceTag`, `deviceType`,
+///   `flaggedReasons`, `lastSyncDateTime`, `managementSdkVersion`, `platformVersion`, `userId`, `version`,
+///   `appliedPolicies`, `intendedPolicies`, `operations` from `microsoft.graph.managedAppRegistration`.
 public enum IosManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1772,16 +1893,22 @@ public struct IosManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration/appliedPolicies`.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appliedPolicies"))
     }
 
     /// `intendedPolicies.request()` lists them; `intendedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration/intendedPolicies`.
     public var intendedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("intendedPolicies"))
     }
 
     /// `operations.request()` lists them; `operations("managedAppOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosManagedAppRegistration/operations`.
     public var operations: CollectionRequestBuilder<ManagedAppOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
@@ -1842,6 +1969,10 @@ public typealias IosMobileAppConfiguration = Model<IosMobileAppConfigurationFiel
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
 ///   `userStatuses`, `userStatusSummary`.
+/// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `targetedMobileApps`, `version`,
+///   `assignments`, `deviceStatuses`, `deviceStatusSummary`, `userStatuses`, `userStatusSummary` from
+///   `microsoft.graph.managedDeviceMobileAppConfiguration`.
 public enum IosMobileAppConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1929,26 +2060,34 @@ public struct IosMobileAppConfigurationRequestBuilder: ModelRequestBuilder {
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("managedDeviceMobileAppConfigurationDeviceStatus-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration/deviceStatusSummary`.
     public var deviceStatusSummary: ManagedDeviceMobileAppConfigurationDeviceSummaryRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusSummary"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("managedDeviceMobileAppConfigurationUserStatus-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppConfiguration/userStatusSummary`.
     public var userStatusSummary: ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder {
         .init(client: client, path: path.appending("userStatusSummary"))
     }
@@ -1977,6 +2116,7 @@ public struct IosMobileAppIdentifierFields: FieldSet {
         fields: IosMobileAppIdentifierFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.iosMobileAppIdentifier/bundleId`.
     public let bundleId: Field<String>
 
     private init() {
@@ -2072,6 +2212,10 @@ public typealias IosStoreApp = Model<IosStoreAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.iosStoreApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum IosStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2176,11 +2320,15 @@ public struct IosStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosStoreApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosStoreApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -2205,6 +2353,10 @@ public typealias IosUpdateConfiguration = Model<IosUpdateConfigurationFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum IosUpdateConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2283,30 +2435,40 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosUpdateConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -2342,6 +2504,8 @@ public struct IosUpdateConfigurationRequestBuilder: ModelRequestBuilder {
 public typealias IosUpdateDeviceStatus = Model<IosUpdateDeviceStatusFields>
 
 /// The properties of a `IosUpdateDeviceStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.iosUpdateDeviceStatus`; inherited `id` from `microsoft.graph.entity`.
 public enum IosUpdateDeviceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2472,6 +2636,10 @@ public typealias IosVppApp = Model<IosVppAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.iosVppApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum IosVppAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2583,11 +2751,15 @@ public struct IosVppAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosVppApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosVppApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }

@@ -14,6 +14,10 @@ public typealias IosVppEBook = Model<IosVppEBookFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStates`, `installSummary`,
 ///   `userStateSummary`.
+/// - Remark: Generated from `microsoft.graph.iosVppEBook`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `informationUrl`, `largeCover`, `lastModifiedDateTime`,
+///   `privacyInformationUrl`, `publishedDateTime`, `publisher`, `assignments`, `deviceStates`, `installSummary`,
+///   `userStateSummary` from `microsoft.graph.managedEBook`.
 public enum IosVppEBookFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -77,6 +81,9 @@ public enum IosVppEBookFields: FieldSet {
 public typealias IosVppEBookAssignment = Model<IosVppEBookAssignmentFields>
 
 /// The properties of a `IosVppEBookAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.iosVppEBookAssignment`; inherited `id` from `microsoft.graph.entity`;
+///   `installIntent`, `target` from `microsoft.graph.managedEBookAssignment`.
 public enum IosVppEBookAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -139,20 +146,27 @@ public struct IosVppEBookRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosVppEBook/assignments`.
     public var assignments: CollectionRequestBuilder<ManagedEBookAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceStates.request()` lists them; `deviceStates("deviceInstallState-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosVppEBook/deviceStates`.
     public var deviceStates: CollectionRequestBuilder<DeviceInstallStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceStates"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.iosVppEBook/installSummary`.
     public var installSummary: EBookInstallSummaryRequestBuilder {
         .init(client: client, path: path.appending("installSummary"))
     }
 
     /// `userStateSummary.request()` lists them; `userStateSummary("userInstallStateSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosVppEBook/userStateSummary`.
     public var userStateSummary: CollectionRequestBuilder<UserInstallStateSummaryRequestBuilder> {
         .init(client: client, path: path.appending("userStateSummary"))
     }
@@ -177,6 +191,10 @@ public typealias IosiPadOSWebClip = Model<IosiPadOSWebClipFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.iosiPadOSWebClip`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum IosiPadOSWebClipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -252,11 +270,15 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosiPadOSWebClip/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.iosiPadOSWebClip/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -278,6 +300,10 @@ public struct IosiPadOSWebClipRequestBuilder: ModelRequestBuilder {
 public typealias IpNamedLocation = Model<IpNamedLocationFields>
 
 /// The properties of a `IpNamedLocation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.ipNamedLocation`; inherited `deletedDateTime` from
+///   `microsoft.graph.policyDeletableItem`; `createdDateTime`, `displayName`, `id`, `modifiedDateTime` from
+///   `microsoft.graph.namedLocation`.
 public enum IpNamedLocationFields: FieldSet {
     public typealias Table = (
         deletedDateTime: Field<Date>,
@@ -378,6 +404,7 @@ public typealias ItemActivity = Model<ItemActivityFields>
 /// The properties of a `ItemActivity`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `driveItem`.
+/// - Remark: Generated from `microsoft.graph.itemActivity`; inherited `id` from `microsoft.graph.entity`.
 public enum ItemActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -422,6 +449,7 @@ public struct ItemActivityRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.itemActivity/driveItem`.
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
 }
 
@@ -434,6 +462,7 @@ public typealias ItemActivityStat = Model<ItemActivityStatFields>
 /// The properties of a `ItemActivityStat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activities`.
+/// - Remark: Generated from `microsoft.graph.itemActivityStat`; inherited `id` from `microsoft.graph.entity`.
 public enum ItemActivityStatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -491,6 +520,8 @@ public struct ItemActivityStatRequestBuilder: ModelRequestBuilder {
     }
 
     /// `activities.request()` lists them; `activities("itemActivity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemActivityStat/activities`.
     public var activities: CollectionRequestBuilder<ItemActivityRequestBuilder> {
         .init(client: client, path: path.appending("activities"))
     }
@@ -505,6 +536,7 @@ public typealias ItemAnalytics = Model<ItemAnalyticsFields>
 /// The properties of a `ItemAnalytics`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `allTime`, `itemActivityStats`, `lastSevenDays`.
+/// - Remark: Generated from `microsoft.graph.itemAnalytics`; inherited `id` from `microsoft.graph.entity`.
 public enum ItemAnalyticsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -551,13 +583,17 @@ public struct ItemAnalyticsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.itemAnalytics/allTime`.
     public var allTime: ItemActivityStatRequestBuilder { .init(client: client, path: path.appending("allTime")) }
 
     /// `itemActivityStats.request()` lists them; `itemActivityStats("itemActivityStat-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemAnalytics/itemActivityStats`.
     public var itemActivityStats: CollectionRequestBuilder<ItemActivityStatRequestBuilder> {
         .init(client: client, path: path.appending("itemActivityStats"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.itemAnalytics/lastSevenDays`.
     public var lastSevenDays: ItemActivityStatRequestBuilder {
         .init(client: client, path: path.appending("lastSevenDays"))
     }
@@ -572,6 +608,8 @@ public typealias ItemAttachment = Model<ItemAttachmentFields>
 /// The properties of a `ItemAttachment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `item`.
+/// - Remark: Generated from `microsoft.graph.itemAttachment`; inherited `id` from `microsoft.graph.entity`;
+///   `contentType`, `isInline`, `lastModifiedDateTime`, `name`, `size` from `microsoft.graph.attachment`.
 public enum ItemAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -623,6 +661,8 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemAttachment/item`.
     public var item: OutlookItemRequestBuilder {
         .init(client: client, path: path.appending("item", refusing: [.patch, .put, .delete]))
     }
@@ -664,6 +704,8 @@ public typealias ItemInsights = Model<ItemInsightsFields>
 /// The properties of a `ItemInsights`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `shared`, `trending`, `used`.
+/// - Remark: Generated from `microsoft.graph.itemInsights`; inherited `id` from `microsoft.graph.entity`; `shared`,
+///   `trending`, `used` from `microsoft.graph.officeGraphInsights`.
 public enum ItemInsightsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -706,16 +748,22 @@ public struct ItemInsightsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `shared.request()` lists them; `shared("sharedInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemInsights/shared`.
     public var shared: CollectionRequestBuilder<SharedInsightRequestBuilder> {
         .init(client: client, path: path.appending("shared"))
     }
 
     /// `trending.request()` lists them; `trending("trending-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemInsights/trending`.
     public var trending: CollectionRequestBuilder<TrendingRequestBuilder> {
         .init(client: client, path: path.appending("trending"))
     }
 
     /// `used.request()` lists them; `used("usedInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemInsights/used`.
     public var used: CollectionRequestBuilder<UsedInsightRequestBuilder> {
         .init(client: client, path: path.appending("used"))
     }
@@ -778,6 +826,8 @@ public enum ItemReferenceFields: FieldSet {
 public typealias ItemRetentionLabel = Model<ItemRetentionLabelFields>
 
 /// The properties of a `ItemRetentionLabel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.itemRetentionLabel`; inherited `id` from `microsoft.graph.entity`.
 public enum ItemRetentionLabelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -995,6 +1045,7 @@ public typealias LabelContentRight = Model<LabelContentRightFields>
 /// The properties of a `LabelContentRight`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `label`.
+/// - Remark: Generated from `microsoft.graph.labelContentRight`; inherited `id` from `microsoft.graph.entity`.
 public enum LabelContentRightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1039,6 +1090,7 @@ public struct LabelContentRightRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.labelContentRight/label`.
     public var label: SensitivityLabelRequestBuilder { .init(client: client, path: path.appending("label")) }
 }
 
@@ -1051,6 +1103,7 @@ public typealias LandingPage = Model<LandingPageFields>
 /// The properties of a `LandingPage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `details`.
+/// - Remark: Generated from `microsoft.graph.landingPage`; inherited `id` from `microsoft.graph.entity`.
 public enum LandingPageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1094,6 +1147,8 @@ public enum LandingPageFields: FieldSet {
 public typealias LandingPageDetail = Model<LandingPageDetailFields>
 
 /// The properties of a `LandingPageDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.landingPageDetail`; inherited `id` from `microsoft.graph.entity`.
 public enum LandingPageDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1156,6 +1211,8 @@ public struct LandingPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `details.request()` lists them; `details("landingPageDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.landingPage/details`.
     public var details: CollectionRequestBuilder<LandingPageDetailRequestBuilder> {
         .init(client: client, path: path.appending("details"))
     }
@@ -1184,6 +1241,10 @@ extension LayoutTemplateType {
 public typealias LearningAssignment = Model<LearningAssignmentFields>
 
 /// The properties of a `LearningAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.learningAssignment`; inherited `id` from `microsoft.graph.entity`;
+///   `completedDateTime`, `completionPercentage`, `externalcourseActivityId`, `learnerUserId`, `learningContentId`,
+///   `learningProviderId`, `status` from `microsoft.graph.learningCourseActivity`.
 public enum LearningAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1248,6 +1309,8 @@ public struct LearningAssignmentRequestBuilder: ModelRequestBuilder {
 public typealias LearningContent = Model<LearningContentFields>
 
 /// The properties of a `LearningContent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.learningContent`; inherited `id` from `microsoft.graph.entity`.
 public enum LearningContentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1326,6 +1389,8 @@ public struct LearningContentRequestBuilder: ModelRequestBuilder {
 public typealias LearningCourseActivity = Model<LearningCourseActivityFields>
 
 /// The properties of a `LearningCourseActivity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.learningCourseActivity`; inherited `id` from `microsoft.graph.entity`.
 public enum LearningCourseActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1383,6 +1448,7 @@ public typealias LearningProvider = Model<LearningProviderFields>
 /// The properties of a `LearningProvider`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `learningContents`, `learningCourseActivities`.
+/// - Remark: Generated from `microsoft.graph.learningProvider`; inherited `id` from `microsoft.graph.entity`.
 public enum LearningProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1441,12 +1507,16 @@ public struct LearningProviderRequestBuilder: ModelRequestBuilder {
     }
 
     /// `learningContents.request()` lists them; `learningContents("learningContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.learningProvider/learningContents`.
     public var learningContents: CollectionRequestBuilder<LearningContentRequestBuilder> {
         .init(client: client, path: path.appending("learningContents"))
     }
 
     /// `learningCourseActivities.request()` lists them; `learningCourseActivities("learningCourseActivity-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.learningProvider/learningCourseActivities`.
     public var learningCourseActivities: CollectionRequestBuilder<LearningCourseActivityRequestBuilder> {
         .init(client: client, path: path.appending("learningCourseActivities"))
     }
@@ -1459,6 +1529,11 @@ public struct LearningProviderRequestBuilder: ModelRequestBuilder {
 public typealias LearningSelfInitiatedCourse = Model<LearningSelfInitiatedCourseFields>
 
 /// The properties of a `LearningSelfInitiatedCourse`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.learningSelfInitiatedCourse`; inherited `id` from
+///   `microsoft.graph.entity`; `completedDateTime`, `completionPercentage`, `externalcourseActivityId`,
+///   `learnerUserId`, `learningContentId`, `learningProviderId`, `status` from
+///   `microsoft.graph.learningCourseActivity`.
 public enum LearningSelfInitiatedCourseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -13,6 +13,8 @@ public typealias LevelMap = Model<LevelMapFields>
 /// The properties of a `LevelMap`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fixtures`, `sections`, `units`.
+/// - Remark: Generated from `microsoft.graph.levelMap`; inherited `id` from `microsoft.graph.entity`; `properties` from
+///   `microsoft.graph.baseMapFeature`.
 public enum LevelMapFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -64,16 +66,22 @@ public struct LevelMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// `fixtures.request()` lists them; `fixtures("fixtureMap-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.levelMap/fixtures`.
     public var fixtures: CollectionRequestBuilder<FixtureMapRequestBuilder> {
         .init(client: client, path: path.appending("fixtures"))
     }
 
     /// `sections.request()` lists them; `sections("sectionMap-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.levelMap/sections`.
     public var sections: CollectionRequestBuilder<SectionMapRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }
 
     /// `units.request()` lists them; `units("unitMap-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.levelMap/units`.
     public var units: CollectionRequestBuilder<UnitMapRequestBuilder> {
         .init(client: client, path: path.appending("units"))
     }
@@ -116,6 +124,8 @@ public enum LicenseAssignmentStateFields: FieldSet {
 public typealias LicenseDetails = Model<LicenseDetailsFields>
 
 /// The properties of a `LicenseDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.licenseDetails`; inherited `id` from `microsoft.graph.entity`.
 public enum LicenseDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -190,6 +200,7 @@ public struct LicenseProcessingStateFields: FieldSet {
         fields: LicenseProcessingStateFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.licenseProcessingState/state`.
     public let state: Field<String>
 
     private init() {
@@ -246,6 +257,8 @@ extension LifecycleEventType {
 public typealias LinkedResource = Model<LinkedResourceFields>
 
 /// The properties of a `LinkedResource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.linkedResource`; inherited `id` from `microsoft.graph.entity`.
 public enum LinkedResourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -297,6 +310,9 @@ public typealias List = Model<ListFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `columns`,
 ///   `contentTypes`, `drive`, `items`, `operations`, `permissions`, `subscriptions`.
+/// - Remark: Generated from `microsoft.graph.list`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum ListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -385,6 +401,9 @@ public typealias ListItem = Model<ListItemFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `documentSetVersions`, `driveItem`, `fields`, `permissions`, `versions`.
+/// - Remark: Generated from `microsoft.graph.listItem`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum ListItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -475,29 +494,40 @@ public struct ListItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.listItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.listItem/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.listItem/analytics`.
     public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
 
     /// `documentSetVersions.request()` lists them; `documentSetVersions("documentSetVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.listItem/documentSetVersions`.
     public var documentSetVersions: CollectionRequestBuilder<DocumentSetVersionRequestBuilder> {
         .init(client: client, path: path.appending("documentSetVersions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.listItem/driveItem`.
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
 
+    /// - Remark: Generated from `microsoft.graph.listItem/fields`.
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.listItem/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions"))
     }
 
     /// `versions.request()` lists them; `versions("listItemVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.listItem/versions`.
     public var versions: CollectionRequestBuilder<ListItemVersionRequestBuilder> {
         .init(client: client, path: path.appending("versions"))
     }
@@ -583,6 +613,8 @@ public typealias ListItemVersion = Model<ListItemVersionFields>
 /// The properties of a `ListItemVersion`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fields`.
+/// - Remark: Generated from `microsoft.graph.listItemVersion`; inherited `id` from `microsoft.graph.entity`;
+///   `lastModifiedBy`, `lastModifiedDateTime`, `publication` from `microsoft.graph.baseItemVersion`.
 public enum ListItemVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -629,6 +661,7 @@ public struct ListItemVersionRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.listItemVersion/fields`.
     public var fields: FieldValueSetRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
     /// - Remark: Generated from `microsoft.graph.listItemVersion/restoreVersion` (POST).
@@ -670,40 +703,55 @@ public struct ListRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.list/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.list/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
     /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/columns`.
     public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
 
     /// `contentTypes.request()` lists them; `contentTypes("contentType-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/contentTypes`.
     public var contentTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
         .init(client: client, path: path.appending("contentTypes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.list/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `items.request()` lists them; `items("listItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/items`.
     public var items: CollectionRequestBuilder<ListItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
 
     /// `operations.request()` lists them; `operations("richLongRunningOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/operations`.
     public var operations: CollectionRequestBuilder<RichLongRunningOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions"))
     }
 
     /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.list/subscriptions`.
     public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
         .init(client: client, path: path.appending("subscriptions"))
     }
@@ -770,6 +818,7 @@ public struct LocalAdminPasswordSettingsFields: FieldSet {
         fields: LocalAdminPasswordSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.localAdminPasswordSettings/isEnabled`.
     public let isEnabled: Field<Bool>
 
     private init() {
@@ -816,6 +865,9 @@ public enum LocaleInfoFields: FieldSet {
 public typealias LocalizedNotificationMessage = Model<LocalizedNotificationMessageFields>
 
 /// The properties of a `LocalizedNotificationMessage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.localizedNotificationMessage`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum LocalizedNotificationMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -866,6 +918,9 @@ public struct LocalizedNotificationMessageRequestBuilder: ModelRequestBuilder {
 public typealias LocateDeviceActionResult = Model<LocateDeviceActionResultFields>
 
 /// The properties of a `LocateDeviceActionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.locateDeviceActionResult`; inherited `actionName`, `actionState`,
+///   `lastUpdatedDateTime`, `startDateTime` from `microsoft.graph.deviceActionResult`.
 public enum LocateDeviceActionResultFields: FieldSet {
     public typealias Table = (
         actionName: Field<String>,
@@ -954,6 +1009,10 @@ public enum LocationConstraintFields: FieldSet {
 public typealias LocationConstraintItem = Model<LocationConstraintItemFields>
 
 /// The properties of a `LocationConstraintItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.locationConstraintItem`; inherited `address`, `coordinates`,
+///   `displayName`, `locationEmailAddress`, `locationType`, `locationUri`, `uniqueId`, `uniqueIdType` from
+///   `microsoft.graph.location`.
 public enum LocationConstraintItemFields: FieldSet {
     public typealias Table = (
         address: Field<PhysicalAddress>,
@@ -1080,6 +1139,8 @@ public enum LogicAppTriggerEndpointConfigurationFields: FieldSet {
 public typealias LoginPage = Model<LoginPageFields>
 
 /// The properties of a `LoginPage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.loginPage`; inherited `id` from `microsoft.graph.entity`.
 public enum LoginPageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1224,6 +1285,8 @@ extension LogonType {
 public typealias LongRunningOperation = Model<LongRunningOperationFields>
 
 /// The properties of a `LongRunningOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.longRunningOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum LongRunningOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1323,6 +1386,9 @@ public enum LookupColumnFields: FieldSet {
 public typealias M365AppsInstallationOptions = Model<M365AppsInstallationOptionsFields>
 
 /// The properties of a `M365AppsInstallationOptions`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.m365AppsInstallationOptions`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum M365AppsInstallationOptionsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1372,6 +1438,10 @@ public typealias MacOSCompliancePolicy = Model<MacOSCompliancePolicyFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `scheduledActionsForRule`,
+///   `userStatuses`, `userStatusOverview` from `microsoft.graph.deviceCompliancePolicy`.
 public enum MacOSCompliancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1483,36 +1553,48 @@ public struct MacOSCompliancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceCompliancePolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceCompliancePolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceComplianceDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceComplianceDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceComplianceDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `scheduledActionsForRule.request()` lists them;
     /// `scheduledActionsForRule("deviceComplianceScheduledActionForRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/scheduledActionsForRule`.
     public var scheduledActionsForRule: CollectionRequestBuilder<DeviceComplianceScheduledActionForRuleRequestBuilder> {
         .init(client: client, path: path.appending("scheduledActionsForRule"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceComplianceUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceComplianceUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSCompliancePolicy/userStatusOverview`.
     public var userStatusOverview: DeviceComplianceUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1554,6 +1636,10 @@ public typealias MacOSCustomConfiguration = Model<MacOSCustomConfigurationFields
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum MacOSCustomConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1630,30 +1716,40 @@ public struct MacOSCustomConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSCustomConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1692,6 +1788,10 @@ public typealias MacOSDeviceFeaturesConfiguration = Model<MacOSDeviceFeaturesCon
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum MacOSDeviceFeaturesConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1762,30 +1862,40 @@ public struct MacOSDeviceFeaturesConfigurationRequestBuilder: ModelRequestBuilde
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSDeviceFeaturesConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1824,6 +1934,11 @@ public typealias MacOSDmgApp = Model<MacOSDmgAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.macOSDmgApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum MacOSDmgAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1914,16 +2029,22 @@ public struct MacOSDmgAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDmgApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDmgApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSDmgApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -1948,6 +2069,10 @@ public typealias MacOSGeneralDeviceConfiguration = Model<MacOSGeneralDeviceConfi
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum MacOSGeneralDeviceConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -38,30 +38,40 @@ public struct MacOSGeneralDeviceConfigurationRequestBuilder: ModelRequestBuilder
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.macOSGeneralDeviceConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -116,6 +126,11 @@ public typealias MacOSLobApp = Model<MacOSLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.macOSLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum MacOSLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -214,16 +229,22 @@ public struct MacOSLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -268,6 +289,10 @@ public typealias MacOSMicrosoftDefenderApp = Model<MacOSMicrosoftDefenderAppFiel
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.macOSMicrosoftDefenderApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum MacOSMicrosoftDefenderAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -339,11 +364,15 @@ public struct MacOSMicrosoftDefenderAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSMicrosoftDefenderApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSMicrosoftDefenderApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -368,6 +397,10 @@ public typealias MacOSMicrosoftEdgeApp = Model<MacOSMicrosoftEdgeAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.macOSMicrosoftEdgeApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum MacOSMicrosoftEdgeAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -441,11 +474,15 @@ public struct MacOSMicrosoftEdgeAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSMicrosoftEdgeApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSMicrosoftEdgeApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -512,6 +549,10 @@ public typealias MacOSOfficeSuiteApp = Model<MacOSOfficeSuiteAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.macOSOfficeSuiteApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum MacOSOfficeSuiteAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -583,11 +624,15 @@ public struct MacOSOfficeSuiteAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSOfficeSuiteApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.macOSOfficeSuiteApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -616,6 +661,7 @@ public struct MacOsLobAppAssignmentSettingsFields: FieldSet {
         fields: MacOsLobAppAssignmentSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.macOsLobAppAssignmentSettings/uninstallOnDeviceRemoval`.
     public let uninstallOnDeviceRemoval: Field<Bool>
 
     private init() {
@@ -632,6 +678,9 @@ public typealias MailAssessmentRequest = Model<MailAssessmentRequestFields>
 /// The properties of a `MailAssessmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `results`.
+/// - Remark: Generated from `microsoft.graph.mailAssessmentRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `category`, `contentType`, `createdBy`, `createdDateTime`, `expectedAssessment`, `requestSource`, `status`,
+///   `results` from `microsoft.graph.threatAssessmentRequest`.
 public enum MailAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -691,6 +740,8 @@ public struct MailAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailAssessmentRequest/results`.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
         .init(client: client, path: path.appending("results"))
     }
@@ -765,6 +816,7 @@ public typealias MailFolder = Model<MailFolderFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childFolders`, `messageRules`, `messages`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.mailFolder`; inherited `id` from `microsoft.graph.entity`.
 public enum MailFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -845,28 +897,38 @@ public struct MailFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childFolders.request()` lists them; `childFolders("mailFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailFolder/childFolders`.
     public var childFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
         .init(client: client, path: path.appending("childFolders"))
     }
 
     /// `messageRules.request()` lists them; `messageRules("messageRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailFolder/messageRules`.
     public var messageRules: CollectionRequestBuilder<MessageRuleRequestBuilder> {
         .init(client: client, path: path.appending("messageRules"))
     }
 
     /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailFolder/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailFolder/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailFolder/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -916,6 +978,10 @@ public typealias MailSearchFolder = Model<MailSearchFolderFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childFolders`, `messageRules`, `messages`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.mailSearchFolder`; inherited `id` from `microsoft.graph.entity`;
+///   `childFolderCount`, `displayName`, `isHidden`, `parentFolderId`, `totalItemCount`, `unreadItemCount`,
+///   `childFolders`, `messageRules`, `messages`, `multiValueExtendedProperties`, `singleValueExtendedProperties` from
+///   `microsoft.graph.mailFolder`.
 public enum MailSearchFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1003,28 +1069,38 @@ public struct MailSearchFolderRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childFolders.request()` lists them; `childFolders("mailFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailSearchFolder/childFolders`.
     public var childFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
         .init(client: client, path: path.appending("childFolders"))
     }
 
     /// `messageRules.request()` lists them; `messageRules("messageRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailSearchFolder/messageRules`.
     public var messageRules: CollectionRequestBuilder<MessageRuleRequestBuilder> {
         .init(client: client, path: path.appending("messageRules"))
     }
 
     /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailSearchFolder/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailSearchFolder/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailSearchFolder/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1174,6 +1250,8 @@ public typealias Mailbox = Model<MailboxFields>
 /// The properties of a `Mailbox`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `folders`.
+/// - Remark: Generated from `microsoft.graph.mailbox`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum MailboxFields: FieldSet {
     public typealias Table = (id: Field<String>, deletedDateTime: Field<Date>, folders: Field<[MailboxFolder]>)
 
@@ -1213,6 +1291,7 @@ public typealias MailboxFolder = Model<MailboxFolderFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childFolders`, `items`, `multiValueExtendedProperties`,
 ///   `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.mailboxFolder`; inherited `id` from `microsoft.graph.entity`.
 public enum MailboxFolderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1297,6 +1376,8 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `childFolders.request()` lists them; `childFolders("mailboxFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxFolder/childFolders`.
     public var childFolders: CollectionRequestBuilder<MailboxFolderRequestBuilder> {
         .init(
             client: client,
@@ -1308,18 +1389,24 @@ public struct MailboxFolderRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `items.request()` lists them; `items("mailboxItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxFolder/items`.
     public var items: CollectionRequestBuilder<MailboxItemRequestBuilder> {
         .init(client: client, path: path.appending("items", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxFolder/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxFolder/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1345,6 +1432,8 @@ public typealias MailboxItem = Model<MailboxItemFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `multiValueExtendedProperties`,
 ///   `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.mailboxItem`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`.
 public enum MailboxItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1427,12 +1516,16 @@ public struct MailboxItemRequestBuilder: ModelRequestBuilder {
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxItem/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailboxItem/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1455,6 +1548,10 @@ extension CollectionRequestBuilder where ItemBuilder == MailboxItemRequestBuilde
 public typealias MailboxProtectionRule = Model<MailboxProtectionRuleFields>
 
 /// The properties of a `MailboxProtectionRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.mailboxProtectionRule`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `isAutoApplyEnabled`, `lastModifiedBy`, `lastModifiedDateTime`, `status`
+///   from `microsoft.graph.protectionRuleBase`.
 public enum MailboxProtectionRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1532,6 +1629,9 @@ public typealias MailboxProtectionUnit = Model<MailboxProtectionUnitFields>
 /// The properties of a `MailboxProtectionUnit`, inherited ones included.
 ///
 /// - `displayName`, `email`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.mailboxProtectionUnit`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`, `lastModifiedDateTime`, `offboardRequestedDateTime`,
+///   `policyId`, `protectionSources`, `status` from `microsoft.graph.protectionUnitBase`.
 public enum MailboxProtectionUnitFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1616,6 +1716,10 @@ public struct MailboxProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias MailboxProtectionUnitsBulkAdditionJob = Model<MailboxProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `MailboxProtectionUnitsBulkAdditionJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.mailboxProtectionUnitsBulkAdditionJob`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName`, `error`, `lastModifiedBy`,
+///   `lastModifiedDateTime`, `status` from `microsoft.graph.protectionUnitsBulkJobBase`.
 public enum MailboxProtectionUnitsBulkAdditionJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1722,6 +1826,8 @@ public struct MailboxRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `folders.request()` lists them; `folders("mailboxFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mailbox/folders`.
     public var folders: CollectionRequestBuilder<MailboxFolderRequestBuilder> {
         .init(
             client: client,
@@ -1841,6 +1947,9 @@ public typealias MailboxRestoreArtifact = Model<MailboxRestoreArtifactFields>
 ///
 /// - `restoredFolderName`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
+/// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifact`; inherited `id` from `microsoft.graph.entity`;
+///   `completionDateTime`, `destinationType`, `error`, `startDateTime`, `status`, `restorePoint` from
+///   `microsoft.graph.restoreArtifactBase`.
 public enum MailboxRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1896,6 +2005,7 @@ public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifact/restorePoint`.
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
 
@@ -1908,6 +2018,11 @@ public struct MailboxRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias MailboxRestoreArtifactsBulkAdditionRequest = Model<MailboxRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `MailboxRestoreArtifactsBulkAdditionRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.mailboxRestoreArtifactsBulkAdditionRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `destinationType`, `displayName`, `error`,
+///   `lastModifiedBy`, `lastModifiedDateTime`, `protectionTimePeriod`, `protectionUnitIds`, `restorePointPreference`,
+///   `status`, `tags` from `microsoft.graph.restoreArtifactsBulkRequestBase`.
 public enum MailboxRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2017,6 +2132,8 @@ public typealias Malware = Model<MalwareFields>
 /// The properties of a `Malware`, inherited ones included.
 public struct MalwareFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.malware", fields: MalwareFields())
+
+    /// - Remark: Generated from `microsoft.graph.malware/description`.
     public let description: Field<String>
 
     private init() {
@@ -2059,6 +2176,9 @@ public enum MalwareStateFields: FieldSet {
 public typealias MalwareStateForWindowsDevice = Model<MalwareStateForWindowsDeviceFields>
 
 /// The properties of a `MalwareStateForWindowsDevice`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.malwareStateForWindowsDevice`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MalwareStateForWindowsDeviceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2115,6 +2235,11 @@ public typealias ManagedAndroidLobApp = Model<ManagedAndroidLobAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.managedAndroidLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `appAvailability`, `version` from `microsoft.graph.managedApp`;
+///   `committedContentVersion`, `fileName`, `size`, `contentVersions` from `microsoft.graph.managedMobileLobApp`.
 public enum ManagedAndroidLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2207,16 +2332,22 @@ public struct ManagedAndroidLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAndroidLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAndroidLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAndroidLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -2242,6 +2373,10 @@ public typealias ManagedAndroidStoreApp = Model<ManagedAndroidStoreAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.managedAndroidStoreApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `appAvailability`, `version` from `microsoft.graph.managedApp`.
 public enum ManagedAndroidStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2323,11 +2458,15 @@ public struct ManagedAndroidStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAndroidStoreApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAndroidStoreApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -2355,6 +2494,10 @@ public typealias ManagedApp = Model<ManagedAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.managedApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum ManagedAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

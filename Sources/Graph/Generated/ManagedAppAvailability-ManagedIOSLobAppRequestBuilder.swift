@@ -45,6 +45,10 @@ extension ManagedAppClipboardSharingLevel {
 public typealias ManagedAppConfiguration = Model<ManagedAppConfigurationFields>
 
 /// The properties of a `ManagedAppConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`.
 public enum ManagedAppConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -202,6 +206,8 @@ extension ManagedAppFlaggedReason {
 public typealias ManagedAppOperation = Model<ManagedAppOperationFields>
 
 /// The properties of a `ManagedAppOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedAppOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -266,6 +272,8 @@ extension ManagedAppPinCharacterSet {
 public typealias ManagedAppPolicy = Model<ManagedAppPolicyFields>
 
 /// The properties of a `ManagedAppPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedAppPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -298,6 +306,9 @@ public enum ManagedAppPolicyFields: FieldSet {
 public typealias ManagedAppPolicyDeploymentSummary = Model<ManagedAppPolicyDeploymentSummaryFields>
 
 /// The properties of a `ManagedAppPolicyDeploymentSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppPolicyDeploymentSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedAppPolicyDeploymentSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -408,6 +419,10 @@ public struct ManagedAppPolicyRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAppProtection = Model<ManagedAppProtectionFields>
 
 /// The properties of a `ManagedAppProtection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppProtection`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`.
 public enum ManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -530,6 +545,7 @@ public typealias ManagedAppRegistration = Model<ManagedAppRegistrationFields>
 /// The properties of a `ManagedAppRegistration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliedPolicies`, `intendedPolicies`, `operations`.
+/// - Remark: Generated from `microsoft.graph.managedAppRegistration`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedAppRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -605,16 +621,22 @@ public struct ManagedAppRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliedPolicies.request()` lists them; `appliedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAppRegistration/appliedPolicies`.
     public var appliedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appliedPolicies"))
     }
 
     /// `intendedPolicies.request()` lists them; `intendedPolicies("managedAppPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAppRegistration/intendedPolicies`.
     public var intendedPolicies: CollectionRequestBuilder<ManagedAppPolicyRequestBuilder> {
         .init(client: client, path: path.appending("intendedPolicies"))
     }
 
     /// `operations.request()` lists them; `operations("managedAppOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedAppRegistration/operations`.
     public var operations: CollectionRequestBuilder<ManagedAppOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
@@ -658,11 +680,15 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -686,6 +712,8 @@ public struct ManagedAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedAppStatus = Model<ManagedAppStatusFields>
 
 /// The properties of a `ManagedAppStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppStatus`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedAppStatusFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, version: Field<String>)
 
@@ -704,6 +732,9 @@ public enum ManagedAppStatusFields: FieldSet {
 public typealias ManagedAppStatusRaw = Model<ManagedAppStatusRawFields>
 
 /// The properties of a `ManagedAppStatusRaw`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedAppStatusRaw`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName`, `version` from `microsoft.graph.managedAppStatus`.
 public enum ManagedAppStatusRawFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -800,6 +831,7 @@ public typealias ManagedDevice = Model<ManagedDeviceFields>
 ///   `userPrincipalName`, `wiFiMacAddress`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `deviceCategory`, `deviceCompliancePolicyStates`,
 ///   `deviceConfigurationStates`, `logCollectionRequests`, `users`, `windowsProtectionState`.
+/// - Remark: Generated from `microsoft.graph.managedDevice`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedDeviceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -948,6 +980,8 @@ public typealias ManagedDeviceMobileAppConfiguration = Model<ManagedDeviceMobile
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStatuses`, `deviceStatusSummary`,
 ///   `userStatuses`, `userStatusSummary`.
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -995,6 +1029,9 @@ public typealias ManagedDeviceMobileAppConfigurationAssignment =
     Model<ManagedDeviceMobileAppConfigurationAssignmentFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -1037,6 +1074,9 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceStatus =
     Model<ManagedDeviceMobileAppConfigurationDeviceStatusFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationDeviceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1097,6 +1137,9 @@ public typealias ManagedDeviceMobileAppConfigurationDeviceSummary =
     Model<ManagedDeviceMobileAppConfigurationDeviceSummaryFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationDeviceSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationDeviceSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationDeviceSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1194,26 +1237,34 @@ public struct ManagedDeviceMobileAppConfigurationRequestBuilder: ModelRequestBui
 
     /// `assignments.request()` lists them; `assignments("managedDeviceMobileAppConfigurationAssignment-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("managedDeviceMobileAppConfigurationDeviceStatus-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration/deviceStatusSummary`.
     public var deviceStatusSummary: ManagedDeviceMobileAppConfigurationDeviceSummaryRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusSummary"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("managedDeviceMobileAppConfigurationUserStatus-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<ManagedDeviceMobileAppConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfiguration/userStatusSummary`.
     public var userStatusSummary: ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder {
         .init(client: client, path: path.appending("userStatusSummary"))
     }
@@ -1238,6 +1289,9 @@ public typealias ManagedDeviceMobileAppConfigurationUserStatus =
     Model<ManagedDeviceMobileAppConfigurationUserStatusFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserStatus`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationUserStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1294,6 +1348,9 @@ public typealias ManagedDeviceMobileAppConfigurationUserSummary =
     Model<ManagedDeviceMobileAppConfigurationUserSummaryFields>
 
 /// The properties of a `ManagedDeviceMobileAppConfigurationUserSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceMobileAppConfigurationUserSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ManagedDeviceMobileAppConfigurationUserSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1351,6 +1408,8 @@ public struct ManagedDeviceMobileAppConfigurationUserSummaryRequestBuilder: Mode
 public typealias ManagedDeviceOverview = Model<ManagedDeviceOverviewFields>
 
 /// The properties of a `ManagedDeviceOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedDeviceOverview`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedDeviceOverviewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1502,33 +1561,43 @@ public struct ManagedDeviceRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.managedDevice/deviceCategory`.
     public var deviceCategory: DeviceCategoryRequestBuilder {
         .init(client: client, path: path.appending("deviceCategory"))
     }
 
     /// `deviceCompliancePolicyStates.request()` lists them;
     /// `deviceCompliancePolicyStates("deviceCompliancePolicyState-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDevice/deviceCompliancePolicyStates`.
     public var deviceCompliancePolicyStates: CollectionRequestBuilder<DeviceCompliancePolicyStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceCompliancePolicyStates"))
     }
 
     /// `deviceConfigurationStates.request()` lists them; `deviceConfigurationStates("deviceConfigurationState-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDevice/deviceConfigurationStates`.
     public var deviceConfigurationStates: CollectionRequestBuilder<DeviceConfigurationStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceConfigurationStates"))
     }
 
     /// `logCollectionRequests.request()` lists them; `logCollectionRequests("deviceLogCollectionResponse-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDevice/logCollectionRequests`.
     public var logCollectionRequests: CollectionRequestBuilder<DeviceLogCollectionResponseRequestBuilder> {
         .init(client: client, path: path.appending("logCollectionRequests"))
     }
 
     /// `users.request()` lists them; `users("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedDevice/users`.
     public var users: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.managedDevice/windowsProtectionState`.
     public var windowsProtectionState: WindowsProtectionStateRequestBuilder {
         .init(client: client, path: path.appending("windowsProtectionState"))
     }
@@ -1679,6 +1748,7 @@ public typealias ManagedEBook = Model<ManagedEBookFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceStates`, `installSummary`,
 ///   `userStateSummary`.
+/// - Remark: Generated from `microsoft.graph.managedEBook`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedEBookFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1727,6 +1797,8 @@ public enum ManagedEBookFields: FieldSet {
 public typealias ManagedEBookAssignment = Model<ManagedEBookAssignmentFields>
 
 /// The properties of a `ManagedEBookAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedEBookAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedEBookAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1790,20 +1862,27 @@ public struct ManagedEBookRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("managedEBookAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedEBook/assignments`.
     public var assignments: CollectionRequestBuilder<ManagedEBookAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceStates.request()` lists them; `deviceStates("deviceInstallState-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedEBook/deviceStates`.
     public var deviceStates: CollectionRequestBuilder<DeviceInstallStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceStates"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.managedEBook/installSummary`.
     public var installSummary: EBookInstallSummaryRequestBuilder {
         .init(client: client, path: path.appending("installSummary"))
     }
 
     /// `userStateSummary.request()` lists them; `userStateSummary("userInstallStateSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedEBook/userStateSummary`.
     public var userStateSummary: CollectionRequestBuilder<UserInstallStateSummaryRequestBuilder> {
         .init(client: client, path: path.appending("userStateSummary"))
     }
@@ -1829,6 +1908,11 @@ public typealias ManagedIOSLobApp = Model<ManagedIOSLobAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.managedIOSLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `appAvailability`, `version` from `microsoft.graph.managedApp`;
+///   `committedContentVersion`, `fileName`, `size`, `contentVersions` from `microsoft.graph.managedMobileLobApp`.
 public enum ManagedIOSLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1925,16 +2009,22 @@ public struct ManagedIOSLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedIOSLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedIOSLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedIOSLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }

@@ -15,6 +15,10 @@ public typealias ManagedIOSStoreApp = Model<ManagedIOSStoreAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`: Set by the service: read it, do
 ///   not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.managedIOSStoreApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `appAvailability`, `version` from `microsoft.graph.managedApp`.
 public enum ManagedIOSStoreAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -98,11 +102,15 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedIOSStoreApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedIOSStoreApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -124,6 +132,8 @@ public struct ManagedIOSStoreAppRequestBuilder: ModelRequestBuilder {
 public typealias ManagedMobileApp = Model<ManagedMobileAppFields>
 
 /// The properties of a `ManagedMobileApp`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.managedMobileApp`; inherited `id` from `microsoft.graph.entity`.
 public enum ManagedMobileAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -170,6 +180,10 @@ public typealias ManagedMobileLobApp = Model<ManagedMobileLobAppFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `appAvailability`, `size`: Set by the service: read
 ///   it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.managedMobileLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `appAvailability`, `version` from `microsoft.graph.managedApp`.
 public enum ManagedMobileLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -255,16 +269,22 @@ public struct ManagedMobileLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedMobileLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedMobileLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.managedMobileLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -464,6 +484,16 @@ public typealias MdmWindowsInformationProtectionPolicy = Model<MdmWindowsInforma
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `exemptAppLockerFiles`,
 ///   `protectedAppLockerFiles`.
+/// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `azureRightsManagementServicesAllowed`, `dataRecoveryCertificate`,
+///   `enforcementLevel`, `enterpriseDomain`, `enterpriseInternalProxyServers`, `enterpriseIPRanges`,
+///   `enterpriseIPRangesAreAuthoritative`, `enterpriseNetworkDomainNames`, `enterpriseProtectedDomainNames`,
+///   `enterpriseProxiedDomains`, `enterpriseProxyServers`, `enterpriseProxyServersAreAuthoritative`, `exemptApps`,
+///   `iconsVisible`, `indexingEncryptedStoresOrItemsBlocked`, `isAssigned`, `neutralDomainResources`, `protectedApps`,
+///   `protectionUnderLockConfigRequired`, `revokeOnUnenrollDisabled`, `rightsManagementServicesTemplateId`,
+///   `smbAutoEncryptedFileExtensions`, `assignments`, `exemptAppLockerFiles`, `protectedAppLockerFiles` from
+///   `microsoft.graph.windowsInformationProtection`.
 public enum MdmWindowsInformationProtectionPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -574,18 +604,24 @@ public struct MdmWindowsInformationProtectionPolicyRequestBuilder: ModelRequestB
     }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy/assignments`.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `exemptAppLockerFiles.request()` lists them;
     /// `exemptAppLockerFiles("windowsInformationProtectionAppLockerFile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy/exemptAppLockerFiles`.
     public var exemptAppLockerFiles: CollectionRequestBuilder<WindowsInformationProtectionAppLockerFileRequestBuilder> {
         .init(client: client, path: path.appending("exemptAppLockerFiles"))
     }
 
     /// `protectedAppLockerFiles.request()` lists them;
     /// `protectedAppLockerFiles("windowsInformationProtectionAppLockerFile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mdmWindowsInformationProtectionPolicy/protectedAppLockerFiles`.
     public var protectedAppLockerFiles:
         CollectionRequestBuilder<WindowsInformationProtectionAppLockerFileRequestBuilder>
     {
@@ -834,6 +870,8 @@ public struct MediaPromptFields: FieldSet {
         base: Prompt.self,
         fields: MediaPromptFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.mediaPrompt/mediaInfo`.
     public let mediaInfo: Field<MediaInfo>
 
     private init() {
@@ -850,6 +888,8 @@ public typealias MediaSource = Model<MediaSourceFields>
 /// The properties of a `MediaSource`, inherited ones included.
 public struct MediaSourceFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.mediaSource", fields: MediaSourceFields())
+
+    /// - Remark: Generated from `microsoft.graph.mediaSource/contentCategory`.
     public let contentCategory: Field<MediaSourceContentCategory>
 
     private init() {
@@ -951,6 +991,7 @@ public typealias MeetingAttendanceReport = Model<MeetingAttendanceReportFields>
 /// The properties of a `MeetingAttendanceReport`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attendanceRecords`.
+/// - Remark: Generated from `microsoft.graph.meetingAttendanceReport`; inherited `id` from `microsoft.graph.entity`.
 public enum MeetingAttendanceReportFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -998,6 +1039,8 @@ public struct MeetingAttendanceReportRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attendanceRecords.request()` lists them; `attendanceRecords("attendanceRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.meetingAttendanceReport/attendanceRecords`.
     public var attendanceRecords: CollectionRequestBuilder<AttendanceRecordRequestBuilder> {
         .init(client: client, path: path.appending("attendanceRecords"))
     }

@@ -13,6 +13,8 @@ public typealias MembershipOutlierInsight = Model<MembershipOutlierInsightFields
 /// The properties of a `MembershipOutlierInsight`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `container`, `lastModifiedBy`, `member`.
+/// - Remark: Generated from `microsoft.graph.membershipOutlierInsight`; inherited `id` from `microsoft.graph.entity`;
+///   `insightCreatedDateTime` from `microsoft.graph.governanceInsight`.
 public enum MembershipOutlierInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -69,10 +71,13 @@ public struct MembershipOutlierInsightRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight/container`.
     public var container: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("container")) }
 
+    /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight/lastModifiedBy`.
     public var lastModifiedBy: UserRequestBuilder { .init(client: client, path: path.appending("lastModifiedBy")) }
 
+    /// - Remark: Generated from `microsoft.graph.membershipOutlierInsight/member`.
     public var member: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("member")) }
 }
 
@@ -85,6 +90,8 @@ public typealias MentionAction = Model<MentionActionFields>
 /// The properties of a `MentionAction`, inherited ones included.
 public struct MentionActionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.mentionAction", fields: MentionActionFields())
+
+    /// - Remark: Generated from `microsoft.graph.mentionAction/mentionees`.
     public let mentionees: Field<[IdentitySet]>
 
     private init() {
@@ -126,6 +133,8 @@ public typealias Message = Model<MessageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.message`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`.
 public enum MessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -322,23 +331,31 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.message/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.message/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.message/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.message/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -457,6 +474,8 @@ extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
 public typealias MessageRule = Model<MessageRuleFields>
 
 /// The properties of a `MessageRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.messageRule`; inherited `id` from `microsoft.graph.entity`.
 public enum MessageRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -667,6 +686,7 @@ public typealias MessageTracingRoot = Model<MessageTracingRootFields>
 /// The properties of a `MessageTracingRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `messageTraces`.
+/// - Remark: Generated from `microsoft.graph.messageTracingRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum MessageTracingRootFields: FieldSet {
     public typealias Table = (id: Field<String>, messageTraces: Field<[ExchangeMessageTrace]>)
 
@@ -700,6 +720,8 @@ public struct MessageTracingRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `messageTraces.request()` lists them; `messageTraces("exchangeMessageTrace-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.messageTracingRoot/messageTraces`.
     public var messageTraces: CollectionRequestBuilder<ExchangeMessageTraceRequestBuilder> {
         .init(client: client, path: path.appending("messageTraces"))
     }
@@ -762,6 +784,10 @@ public enum MetaDataKeyValuePairFields: FieldSet {
 public typealias MicrosoftAccountUserConversationMember = Model<MicrosoftAccountUserConversationMemberFields>
 
 /// The properties of a `MicrosoftAccountUserConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.microsoftAccountUserConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum MicrosoftAccountUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -841,6 +867,8 @@ public typealias MicrosoftAuthenticatorAuthenticationMethod = Model<MicrosoftAut
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethod`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `device`.
+/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum MicrosoftAuthenticatorAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -877,6 +905,8 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodConfiguration =
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration`; inherited `id`
+///   from `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum MicrosoftAuthenticatorAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -932,6 +962,9 @@ public struct MicrosoftAuthenticatorAuthenticationMethodConfigurationRequestBuil
 
     /// `includeTargets.request()` lists them; `includeTargets("microsoftAuthenticatorAuthenticationMethodTarget-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.microsoftAuthenticatorAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets:
         CollectionRequestBuilder<MicrosoftAuthenticatorAuthenticationMethodTargetRequestBuilder>
     {
@@ -962,6 +995,7 @@ public struct MicrosoftAuthenticatorAuthenticationMethodRequestBuilder: ModelReq
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod/device`.
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
 
     /// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethod/resetPassword` (POST).
@@ -984,6 +1018,10 @@ public typealias MicrosoftAuthenticatorAuthenticationMethodTarget =
     Model<MicrosoftAuthenticatorAuthenticationMethodTargetFields>
 
 /// The properties of a `MicrosoftAuthenticatorAuthenticationMethodTarget`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.microsoftAuthenticatorAuthenticationMethodTarget`; inherited `id` from
+///   `microsoft.graph.entity`; `isRegistrationRequired`, `targetType` from
+///   `microsoft.graph.authenticationMethodTarget`.
 public enum MicrosoftAuthenticatorAuthenticationMethodTargetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1072,6 +1110,9 @@ public enum MicrosoftAuthenticatorFeatureSettingsFields: FieldSet {
 public typealias MicrosoftCustomTrainingSetting = Model<MicrosoftCustomTrainingSettingFields>
 
 /// The properties of a `MicrosoftCustomTrainingSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.microsoftCustomTrainingSetting`; inherited `settingType` from
+///   `microsoft.graph.trainingSetting`.
 public enum MicrosoftCustomTrainingSettingFields: FieldSet {
     public typealias Table = (
         settingType: Field<TrainingSettingType>,
@@ -1159,6 +1200,9 @@ extension MicrosoftManagedDesktopType {
 public typealias MicrosoftManagedTrainingSetting = Model<MicrosoftManagedTrainingSettingFields>
 
 /// The properties of a `MicrosoftManagedTrainingSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.microsoftManagedTrainingSetting`; inherited `settingType` from
+///   `microsoft.graph.trainingSetting`.
 public enum MicrosoftManagedTrainingSettingFields: FieldSet {
     public typealias Table = (
         settingType: Field<TrainingSettingType>,
@@ -1187,6 +1231,10 @@ public typealias MicrosoftStoreForBusinessApp = Model<MicrosoftStoreForBusinessA
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`,
+///   `isFeatured`, `largeIcon`, `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`,
+///   `publishingState`, `assignments`, `categories` from `microsoft.graph.mobileApp`.
 public enum MicrosoftStoreForBusinessAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1258,6 +1306,7 @@ public struct MicrosoftStoreForBusinessAppAssignmentSettingsFields: FieldSet {
         fields: MicrosoftStoreForBusinessAppAssignmentSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessAppAssignmentSettings/useDeviceContext`.
     public let useDeviceContext: Field<Bool>
 
     private init() {
@@ -1292,11 +1341,15 @@ public struct MicrosoftStoreForBusinessAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.microsoftStoreForBusinessApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -1334,6 +1387,8 @@ public typealias MicrosoftTrainingAssignmentMapping = Model<MicrosoftTrainingAss
 /// The properties of a `MicrosoftTrainingAssignmentMapping`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `training`.
+/// - Remark: Generated from `microsoft.graph.microsoftTrainingAssignmentMapping`; inherited `settingType` from
+///   `microsoft.graph.trainingSetting`.
 public enum MicrosoftTrainingAssignmentMappingFields: FieldSet {
     public typealias Table = (
         settingType: Field<TrainingSettingType>,
@@ -1488,6 +1543,7 @@ public typealias MobileApp = Model<MobileAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.mobileApp`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1554,6 +1610,8 @@ public enum MobileAppFields: FieldSet {
 public typealias MobileAppAssignment = Model<MobileAppAssignmentFields>
 
 /// The properties of a `MobileAppAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.mobileAppAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1631,6 +1689,7 @@ public typealias MobileAppCategory = Model<MobileAppCategoryFields>
 /// The properties of a `MobileAppCategory`, inherited ones included.
 ///
 /// - `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.mobileAppCategory`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppCategoryFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, lastModifiedDateTime: Field<Date>)
 
@@ -1673,6 +1732,7 @@ public typealias MobileAppContent = Model<MobileAppContentFields>
 /// The properties of a `MobileAppContent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `containedApps`, `files`.
+/// - Remark: Generated from `microsoft.graph.mobileAppContent`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppContentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1697,6 +1757,7 @@ public typealias MobileAppContentFile = Model<MobileAppContentFileFields>
 ///
 /// - `azureStorageUri`, `azureStorageUriExpirationDateTime`, `createdDateTime`, `isCommitted`, `uploadState`: Set by
 ///   the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.mobileAppContentFile`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppContentFileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -89,11 +89,15 @@ public struct MobileAppContentRequestBuilder: ModelRequestBuilder {
     }
 
     /// `containedApps.request()` lists them; `containedApps("mobileContainedApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileAppContent/containedApps`.
     public var containedApps: CollectionRequestBuilder<MobileContainedAppRequestBuilder> {
         .init(client: client, path: path.appending("containedApps"))
     }
 
     /// `files.request()` lists them; `files("mobileAppContentFile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileAppContent/files`.
     public var files: CollectionRequestBuilder<MobileAppContentFileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
@@ -167,6 +171,7 @@ public typealias MobileAppRelationship = Model<MobileAppRelationshipFields>
 ///
 /// - `sourceDisplayName`, `sourceDisplayVersion`, `sourceId`, `sourcePublisherDisplayName`, `targetDisplayName`,
 ///   `targetDisplayVersion`, `targetPublisherDisplayName`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.mobileAppRelationship`; inherited `id` from `microsoft.graph.entity`.
 public enum MobileAppRelationshipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -243,11 +248,15 @@ public struct MobileAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -271,6 +280,8 @@ public typealias MobileAppTroubleshootingEvent = Model<MobileAppTroubleshootingE
 /// The properties of a `MobileAppTroubleshootingEvent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appLogCollectionRequests`.
+/// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MobileAppTroubleshootingEventFields: FieldSet {
     public typealias Table = (id: Field<String>, appLogCollectionRequests: Field<[AppLogCollectionRequest]>)
 
@@ -305,6 +316,8 @@ public struct MobileAppTroubleshootingEventRequestBuilder: ModelRequestBuilder {
 
     /// `appLogCollectionRequests.request()` lists them; `appLogCollectionRequests("appLogCollectionRequest-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileAppTroubleshootingEvent/appLogCollectionRequests`.
     public var appLogCollectionRequests: CollectionRequestBuilder<AppLogCollectionRequestRequestBuilder> {
         .init(client: client, path: path.appending("appLogCollectionRequests"))
     }
@@ -327,6 +340,7 @@ public struct MobileContainedAppFields: FieldSet {
         fields: MobileContainedAppFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -365,6 +379,10 @@ public typealias MobileLobApp = Model<MobileLobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.mobileLobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum MobileLobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -455,16 +473,22 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileLobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileLobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.mobileLobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
@@ -486,6 +510,9 @@ public struct MobileLobAppRequestBuilder: ModelRequestBuilder {
 public typealias MobileThreatDefenseConnector = Model<MobileThreatDefenseConnectorFields>
 
 /// The properties of a `MobileThreatDefenseConnector`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.mobileThreatDefenseConnector`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MobileThreatDefenseConnectorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -696,6 +723,7 @@ public typealias MultiTenantOrganization = Model<MultiTenantOrganizationFields>
 /// The properties of a `MultiTenantOrganization`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `joinRequest`, `tenants`.
+/// - Remark: Generated from `microsoft.graph.multiTenantOrganization`; inherited `id` from `microsoft.graph.entity`.
 public enum MultiTenantOrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -732,6 +760,9 @@ public typealias MultiTenantOrganizationIdentitySyncPolicyTemplate =
     Model<MultiTenantOrganizationIdentitySyncPolicyTemplateFields>
 
 /// The properties of a `MultiTenantOrganizationIdentitySyncPolicyTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationIdentitySyncPolicyTemplate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MultiTenantOrganizationIdentitySyncPolicyTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -788,6 +819,9 @@ public struct MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder: M
 public typealias MultiTenantOrganizationJoinRequestRecord = Model<MultiTenantOrganizationJoinRequestRecordFields>
 
 /// The properties of a `MultiTenantOrganizationJoinRequestRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationJoinRequestRecord`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MultiTenantOrganizationJoinRequestRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -866,6 +900,9 @@ public enum MultiTenantOrganizationJoinRequestTransitionDetailsFields: FieldSet 
 public typealias MultiTenantOrganizationMember = Model<MultiTenantOrganizationMemberFields>
 
 /// The properties of a `MultiTenantOrganizationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum MultiTenantOrganizationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1117,6 +1154,9 @@ public typealias MultiTenantOrganizationPartnerConfigurationTemplate =
     Model<MultiTenantOrganizationPartnerConfigurationTemplateFields>
 
 /// The properties of a `MultiTenantOrganizationPartnerConfigurationTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.multiTenantOrganizationPartnerConfigurationTemplate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MultiTenantOrganizationPartnerConfigurationTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1207,11 +1247,15 @@ public struct MultiTenantOrganizationRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.multiTenantOrganization/joinRequest`.
     public var joinRequest: MultiTenantOrganizationJoinRequestRecordRequestBuilder {
         .init(client: client, path: path.appending("joinRequest", refusing: [.delete]))
     }
 
     /// `tenants.request()` lists them; `tenants("multiTenantOrganizationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.multiTenantOrganization/tenants`.
     public var tenants: CollectionRequestBuilder<MultiTenantOrganizationMemberRequestBuilder> {
         .init(client: client, path: path.appending("tenants"))
     }
@@ -1240,6 +1284,9 @@ extension MultiTenantOrganizationState {
 public typealias MultiValueLegacyExtendedProperty = Model<MultiValueLegacyExtendedPropertyFields>
 
 /// The properties of a `MultiValueLegacyExtendedProperty`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.multiValueLegacyExtendedProperty`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum MultiValueLegacyExtendedPropertyFields: FieldSet {
     public typealias Table = (id: Field<String>, value: Field<[String]>)
 
@@ -1294,6 +1341,9 @@ extension Mutability {
 public typealias MuteParticipantOperation = Model<MuteParticipantOperationFields>
 
 /// The properties of a `MuteParticipantOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.muteParticipantOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum MuteParticipantOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1340,6 +1390,9 @@ public struct MuteParticipantOperationRequestBuilder: ModelRequestBuilder {
 public typealias NamedLocation = Model<NamedLocationFields>
 
 /// The properties of a `NamedLocation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.namedLocation`; inherited `deletedDateTime` from
+///   `microsoft.graph.policyDeletableItem`.
 public enum NamedLocationFields: FieldSet {
     public typealias Table = (
         deletedDateTime: Field<Date>,
@@ -1500,6 +1553,7 @@ public struct NoScopesFields: FieldSet {
         fields: NoScopesFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.inheritableScopes/kind`.
     public let kind: Field<ScopeCollectionKind>
 
     private init() {

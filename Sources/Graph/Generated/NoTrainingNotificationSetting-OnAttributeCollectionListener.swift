@@ -11,6 +11,9 @@ import Foundation
 public typealias NoTrainingNotificationSetting = Model<NoTrainingNotificationSettingFields>
 
 /// The properties of a `NoTrainingNotificationSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.noTrainingNotificationSetting`; inherited `notificationPreference`,
+///   `positiveReinforcement`, `settingType` from `microsoft.graph.endUserNotificationSetting`.
 public enum NoTrainingNotificationSettingFields: FieldSet {
     public typealias Table = (
         notificationPreference: Field<EndUserNotificationPreference>,
@@ -45,6 +48,7 @@ public struct NoTrainingSettingFields: FieldSet {
         fields: NoTrainingSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.trainingSetting/settingType`.
     public let settingType: Field<TrainingSettingType>
 
     private init() {
@@ -61,6 +65,10 @@ public typealias Notebook = Model<NotebookFields>
 /// The properties of a `Notebook`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sectionGroups`, `sections`.
+/// - Remark: Generated from `microsoft.graph.notebook`; inherited `id` from `microsoft.graph.entity`; `selfValue` from
+///   `microsoft.graph.onenoteEntityBaseModel`; `createdDateTime` from `microsoft.graph.onenoteEntitySchemaObjectModel`;
+///   `createdBy`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.onenoteEntityHierarchyModel`.
 public enum NotebookFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -155,11 +163,15 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebook/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(client: client, path: path.appending("sectionGroups"))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebook/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }
@@ -275,6 +287,8 @@ public typealias NotificationMessageTemplate = Model<NotificationMessageTemplate
 /// The properties of a `NotificationMessageTemplate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `localizedNotificationMessages`.
+/// - Remark: Generated from `microsoft.graph.notificationMessageTemplate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum NotificationMessageTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -332,6 +346,8 @@ public struct NotificationMessageTemplateRequestBuilder: ModelRequestBuilder {
 
     /// `localizedNotificationMessages.request()` lists them;
     /// `localizedNotificationMessages("localizedNotificationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notificationMessageTemplate/localizedNotificationMessages`.
     public var localizedNotificationMessages: CollectionRequestBuilder<LocalizedNotificationMessageRequestBuilder> {
         .init(client: client, path: path.appending("localizedNotificationMessages"))
     }
@@ -475,6 +491,8 @@ public enum NumberColumnFields: FieldSet {
 public typealias OAuth2PermissionGrant = Model<OAuth2PermissionGrantFields>
 
 /// The properties of a `OAuth2PermissionGrant`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.oAuth2PermissionGrant`; inherited `id` from `microsoft.graph.entity`.
 public enum OAuth2PermissionGrantFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -822,6 +840,11 @@ public typealias OfferShiftRequest = Model<OfferShiftRequestFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
 ///   `senderDateTime`, `senderUserId`, `recipientActionDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.offerShiftRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`; `assignedTo`, `managerActionDateTime`, `managerActionMessage`,
+///   `managerUserId`, `senderDateTime`, `senderMessage`, `senderUserId`, `state` from
+///   `microsoft.graph.scheduleChangeRequest`.
 public enum OfferShiftRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -925,6 +948,7 @@ public typealias OfficeGraphInsights = Model<OfficeGraphInsightsFields>
 /// The properties of a `OfficeGraphInsights`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `shared`, `trending`, `used`.
+/// - Remark: Generated from `microsoft.graph.officeGraphInsights`; inherited `id` from `microsoft.graph.entity`.
 public enum OfficeGraphInsightsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -968,16 +992,22 @@ public struct OfficeGraphInsightsRequestBuilder: ModelRequestBuilder {
     }
 
     /// `shared.request()` lists them; `shared("sharedInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.officeGraphInsights/shared`.
     public var shared: CollectionRequestBuilder<SharedInsightRequestBuilder> {
         .init(client: client, path: path.appending("shared"))
     }
 
     /// `trending.request()` lists them; `trending("trending-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.officeGraphInsights/trending`.
     public var trending: CollectionRequestBuilder<TrendingRequestBuilder> {
         .init(client: client, path: path.appending("trending"))
     }
 
     /// `used.request()` lists them; `used("usedInsight-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.officeGraphInsights/used`.
     public var used: CollectionRequestBuilder<UsedInsightRequestBuilder> {
         .init(client: client, path: path.appending("used"))
     }
@@ -1045,6 +1075,7 @@ public struct OidcClientSecretAuthenticationFields: FieldSet {
         fields: OidcClientSecretAuthenticationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.oidcClientSecretAuthentication/clientSecret`.
     public let clientSecret: Field<String>
 
     private init() {
@@ -1059,6 +1090,9 @@ public struct OidcClientSecretAuthenticationFields: FieldSet {
 public typealias OidcIdentityProvider = Model<OidcIdentityProviderFields>
 
 /// The properties of a `OidcIdentityProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.oidcIdentityProvider`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName` from `microsoft.graph.identityProviderBase`.
 public enum OidcIdentityProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1229,6 +1263,9 @@ public enum OmaSettingFields: FieldSet {
 public typealias OmaSettingBase64 = Model<OmaSettingBase64Fields>
 
 /// The properties of a `OmaSettingBase64`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingBase64`; inherited `description`, `displayName`, `omaUri` from
+///   `microsoft.graph.omaSetting`.
 public enum OmaSettingBase64Fields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1258,6 +1295,9 @@ public enum OmaSettingBase64Fields: FieldSet {
 public typealias OmaSettingBoolean = Model<OmaSettingBooleanFields>
 
 /// The properties of a `OmaSettingBoolean`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingBoolean`; inherited `description`, `displayName`, `omaUri` from
+///   `microsoft.graph.omaSetting`.
 public enum OmaSettingBooleanFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1285,6 +1325,9 @@ public enum OmaSettingBooleanFields: FieldSet {
 public typealias OmaSettingDateTime = Model<OmaSettingDateTimeFields>
 
 /// The properties of a `OmaSettingDateTime`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingDateTime`; inherited `description`, `displayName`, `omaUri` from
+///   `microsoft.graph.omaSetting`.
 public enum OmaSettingDateTimeFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1312,6 +1355,9 @@ public enum OmaSettingDateTimeFields: FieldSet {
 public typealias OmaSettingFloatingPoint = Model<OmaSettingFloatingPointFields>
 
 /// The properties of a `OmaSettingFloatingPoint`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingFloatingPoint`; inherited `description`, `displayName`, `omaUri`
+///   from `microsoft.graph.omaSetting`.
 public enum OmaSettingFloatingPointFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1339,6 +1385,9 @@ public enum OmaSettingFloatingPointFields: FieldSet {
 public typealias OmaSettingInteger = Model<OmaSettingIntegerFields>
 
 /// The properties of a `OmaSettingInteger`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingInteger`; inherited `description`, `displayName`, `omaUri` from
+///   `microsoft.graph.omaSetting`.
 public enum OmaSettingIntegerFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1366,6 +1415,9 @@ public enum OmaSettingIntegerFields: FieldSet {
 public typealias OmaSettingString = Model<OmaSettingStringFields>
 
 /// The properties of a `OmaSettingString`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingString`; inherited `description`, `displayName`, `omaUri` from
+///   `microsoft.graph.omaSetting`.
 public enum OmaSettingStringFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1393,6 +1445,9 @@ public enum OmaSettingStringFields: FieldSet {
 public typealias OmaSettingStringXml = Model<OmaSettingStringXmlFields>
 
 /// The properties of a `OmaSettingStringXml`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.omaSettingStringXml`; inherited `description`, `displayName`, `omaUri`
+///   from `microsoft.graph.omaSetting`.
 public enum OmaSettingStringXmlFields: FieldSet {
     public typealias Table = (
         description: Field<String>,
@@ -1467,6 +1522,10 @@ public struct OnAttributeCollectionHandlerFields: FieldSet {
 public typealias OnAttributeCollectionListener = Model<OnAttributeCollectionListenerFields>
 
 /// The properties of a `OnAttributeCollectionListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAttributeCollectionListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnAttributeCollectionListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

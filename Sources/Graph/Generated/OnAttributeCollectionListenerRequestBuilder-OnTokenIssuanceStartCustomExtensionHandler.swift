@@ -31,6 +31,11 @@ public struct OnAttributeCollectionListenerRequestBuilder: ModelRequestBuilder {
 public typealias OnAttributeCollectionStartCustomExtension = Model<OnAttributeCollectionStartCustomExtensionFields>
 
 /// The properties of a `OnAttributeCollectionStartCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartCustomExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`; `behaviorOnError` from
+///   `microsoft.graph.customAuthenticationExtension`.
 public enum OnAttributeCollectionStartCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -175,6 +180,10 @@ public struct OnAttributeCollectionStartHandlerFields: FieldSet {
 public typealias OnAttributeCollectionStartListener = Model<OnAttributeCollectionStartListenerFields>
 
 /// The properties of a `OnAttributeCollectionStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAttributeCollectionStartListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnAttributeCollectionStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -228,6 +237,11 @@ public struct OnAttributeCollectionStartListenerRequestBuilder: ModelRequestBuil
 public typealias OnAttributeCollectionSubmitCustomExtension = Model<OnAttributeCollectionSubmitCustomExtensionFields>
 
 /// The properties of a `OnAttributeCollectionSubmitCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitCustomExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`; `behaviorOnError` from
+///   `microsoft.graph.customAuthenticationExtension`.
 public enum OnAttributeCollectionSubmitCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -372,6 +386,10 @@ public struct OnAttributeCollectionSubmitHandlerFields: FieldSet {
 public typealias OnAttributeCollectionSubmitListener = Model<OnAttributeCollectionSubmitListenerFields>
 
 /// The properties of a `OnAttributeCollectionSubmitListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAttributeCollectionSubmitListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnAttributeCollectionSubmitListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -434,6 +452,9 @@ public struct OnAuthenticationMethodLoadStartExternalUsersSelfServiceSignUpField
     )
 
     /// Present when the request expanded it (`expand("identityProviders")`).
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.onAuthenticationMethodLoadStartExternalUsersSelfServiceSignUp/identityProviders`.
     public let identityProviders: Field<[IdentityProviderBase]>
 
     private init() {
@@ -470,6 +491,10 @@ public struct OnAuthenticationMethodLoadStartHandlerFields: FieldSet {
 public typealias OnAuthenticationMethodLoadStartListener = Model<OnAuthenticationMethodLoadStartListenerFields>
 
 /// The properties of a `OnAuthenticationMethodLoadStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onAuthenticationMethodLoadStartListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnAuthenticationMethodLoadStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -521,6 +546,9 @@ public struct OnAuthenticationMethodLoadStartListenerRequestBuilder: ModelReques
 public typealias OnEmailOtpSendListener = Model<OnEmailOtpSendListenerFields>
 
 /// The properties of a `OnEmailOtpSendListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onEmailOtpSendListener`; inherited `id` from `microsoft.graph.entity`;
+///   `authenticationEventsFlowId`, `conditions`, `displayName` from `microsoft.graph.authenticationEventListener`.
 public enum OnEmailOtpSendListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -579,6 +607,7 @@ public struct OnFraudProtectionLoadStartExternalUsersAuthHandlerFields: FieldSet
         fields: OnFraudProtectionLoadStartExternalUsersAuthHandlerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartExternalUsersAuthHandler/signUp`.
     public let signUp: Field<FraudProtectionConfiguration>
 
     private init() {
@@ -613,6 +642,10 @@ public struct OnFraudProtectionLoadStartHandlerFields: FieldSet {
 public typealias OnFraudProtectionLoadStartListener = Model<OnFraudProtectionLoadStartListenerFields>
 
 /// The properties of a `OnFraudProtectionLoadStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onFraudProtectionLoadStartListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnFraudProtectionLoadStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -674,6 +707,8 @@ public struct OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields: Fi
         fields: OnInteractiveAuthFlowStartExternalUsersSelfServiceSignUpFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.onInteractiveAuthFlowStartExternalUsersSelfServiceSignUp/isSignUpAllowed`.
     public let isSignUpAllowed: Field<Bool>
 
     private init() {
@@ -708,6 +743,10 @@ public struct OnInteractiveAuthFlowStartHandlerFields: FieldSet {
 public typealias OnInteractiveAuthFlowStartListener = Model<OnInteractiveAuthFlowStartListenerFields>
 
 /// The properties of a `OnInteractiveAuthFlowStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onInteractiveAuthFlowStartListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnInteractiveAuthFlowStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -759,6 +798,10 @@ public struct OnInteractiveAuthFlowStartListenerRequestBuilder: ModelRequestBuil
 public typealias OnOtpSendCustomExtension = Model<OnOtpSendCustomExtensionFields>
 
 /// The properties of a `OnOtpSendCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onOtpSendCustomExtension`; inherited `id` from `microsoft.graph.entity`;
+///   `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`, `endpointConfiguration` from
+///   `microsoft.graph.customCalloutExtension`; `behaviorOnError` from `microsoft.graph.customAuthenticationExtension`.
 public enum OnOtpSendCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -926,6 +969,11 @@ public enum OnPasswordMigrationCustomExtensionHandlerFields: FieldSet {
 public typealias OnPasswordSubmitCustomExtension = Model<OnPasswordSubmitCustomExtensionFields>
 
 /// The properties of a `OnPasswordSubmitCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onPasswordSubmitCustomExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`; `behaviorOnError` from
+///   `microsoft.graph.customAuthenticationExtension`.
 public enum OnPasswordSubmitCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1045,6 +1093,9 @@ public struct OnPasswordSubmitHandlerFields: FieldSet {
 public typealias OnPasswordSubmitListener = Model<OnPasswordSubmitListenerFields>
 
 /// The properties of a `OnPasswordSubmitListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onPasswordSubmitListener`; inherited `id` from `microsoft.graph.entity`;
+///   `authenticationEventsFlowId`, `conditions`, `displayName` from `microsoft.graph.authenticationEventListener`.
 public enum OnPasswordSubmitListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1116,6 +1167,9 @@ public enum OnPremisesAccidentalDeletionPreventionFields: FieldSet {
 public typealias OnPremisesConditionalAccessSettings = Model<OnPremisesConditionalAccessSettingsFields>
 
 /// The properties of a `OnPremisesConditionalAccessSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onPremisesConditionalAccessSettings`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum OnPremisesConditionalAccessSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1167,6 +1221,9 @@ public struct OnPremisesConditionalAccessSettingsRequestBuilder: ModelRequestBui
 public typealias OnPremisesDirectorySynchronization = Model<OnPremisesDirectorySynchronizationFields>
 
 /// The properties of a `OnPremisesDirectorySynchronization`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onPremisesDirectorySynchronization`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum OnPremisesDirectorySynchronizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1197,6 +1254,8 @@ public struct OnPremisesDirectorySynchronizationConfigurationFields: FieldSet {
         fields: OnPremisesDirectorySynchronizationConfigurationFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.onPremisesDirectorySynchronizationConfiguration/accidentalDeletionPrevention`.
     public let accidentalDeletionPrevention: Field<OnPremisesAccidentalDeletionPrevention>
 
     private init() {
@@ -1388,6 +1447,8 @@ public enum OnPremisesProvisioningErrorFields: FieldSet {
 public typealias OnPremisesSyncBehavior = Model<OnPremisesSyncBehaviorFields>
 
 /// The properties of a `OnPremisesSyncBehavior`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onPremisesSyncBehavior`; inherited `id` from `microsoft.graph.entity`.
 public enum OnPremisesSyncBehaviorFields: FieldSet {
     public typealias Table = (id: Field<String>, isCloudManaged: Field<Bool>)
 
@@ -1424,6 +1485,11 @@ public struct OnPremisesSyncBehaviorRequestBuilder: ModelRequestBuilder {
 public typealias OnTokenIssuanceStartCustomExtension = Model<OnTokenIssuanceStartCustomExtensionFields>
 
 /// The properties of a `OnTokenIssuanceStartCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartCustomExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`; `behaviorOnError` from
+///   `microsoft.graph.customAuthenticationExtension`.
 public enum OnTokenIssuanceStartCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

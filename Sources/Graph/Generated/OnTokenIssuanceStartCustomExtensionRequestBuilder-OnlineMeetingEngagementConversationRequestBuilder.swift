@@ -97,6 +97,10 @@ public struct OnTokenIssuanceStartHandlerFields: FieldSet {
 public typealias OnTokenIssuanceStartListener = Model<OnTokenIssuanceStartListenerFields>
 
 /// The properties of a `OnTokenIssuanceStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnTokenIssuanceStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -151,6 +155,7 @@ public struct OnTokenIssuanceStartReturnClaimFields: FieldSet {
         fields: OnTokenIssuanceStartReturnClaimFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.onTokenIssuanceStartReturnClaim/claimIdInApiResponse`.
     public let claimIdInApiResponse: Field<String>
 
     private init() {
@@ -175,6 +180,7 @@ public struct OnUserCreateStartExternalUsersSelfServiceSignUpFields: FieldSet {
         fields: OnUserCreateStartExternalUsersSelfServiceSignUpFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.onUserCreateStartExternalUsersSelfServiceSignUp/userTypeToCreate`.
     public let userTypeToCreate: Field<UserType>
 
     private init() {
@@ -209,6 +215,9 @@ public struct OnUserCreateStartHandlerFields: FieldSet {
 public typealias OnUserCreateStartListener = Model<OnUserCreateStartListenerFields>
 
 /// The properties of a `OnUserCreateStartListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onUserCreateStartListener`; inherited `id` from `microsoft.graph.entity`;
+///   `authenticationEventsFlowId`, `conditions`, `displayName` from `microsoft.graph.authenticationEventListener`.
 public enum OnUserCreateStartListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -259,6 +268,11 @@ public struct OnUserCreateStartListenerRequestBuilder: ModelRequestBuilder {
 public typealias OnVerifiedIdClaimValidationCustomExtension = Model<OnVerifiedIdClaimValidationCustomExtensionFields>
 
 /// The properties of a `OnVerifiedIdClaimValidationCustomExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationCustomExtension`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationConfiguration`, `clientConfiguration`, `description`, `displayName`,
+///   `endpointConfiguration` from `microsoft.graph.customCalloutExtension`; `behaviorOnError` from
+///   `microsoft.graph.customAuthenticationExtension`.
 public enum OnVerifiedIdClaimValidationCustomExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -403,6 +417,10 @@ public struct OnVerifiedIdClaimValidationHandlerFields: FieldSet {
 public typealias OnVerifiedIdClaimValidationListener = Model<OnVerifiedIdClaimValidationListenerFields>
 
 /// The properties of a `OnVerifiedIdClaimValidationListener`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onVerifiedIdClaimValidationListener`; inherited `id` from
+///   `microsoft.graph.entity`; `authenticationEventsFlowId`, `conditions`, `displayName` from
+///   `microsoft.graph.authenticationEventListener`.
 public enum OnVerifiedIdClaimValidationListenerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -454,6 +472,10 @@ public struct OnVerifiedIdClaimValidationListenerRequestBuilder: ModelRequestBui
 public typealias OneDriveForBusinessBrowseSession = Model<OneDriveForBusinessBrowseSessionFields>
 
 /// The properties of a `OneDriveForBusinessBrowseSession`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessBrowseSession`; inherited `id` from
+///   `microsoft.graph.entity`; `backupSizeInBytes`, `createdDateTime`, `error`, `expirationDateTime`,
+///   `restorePointDateTime`, `restorePointId`, `status` from `microsoft.graph.browseSessionBase`.
 public enum OneDriveForBusinessBrowseSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -549,6 +571,10 @@ public typealias OneDriveForBusinessProtectionPolicy = Model<OneDriveForBusiness
 ///
 /// - Present when the request expanded them (`expand(_:)`): `driveInclusionRules`, `driveProtectionUnits`,
 ///   `driveProtectionUnitsBulkAdditionJobs`.
+/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName`, `isEnabled`, `lastModifiedBy`,
+///   `lastModifiedDateTime`, `protectionPolicyArtifactCount`, `retentionSettings`, `status` from
+///   `microsoft.graph.protectionPolicyBase`.
 public enum OneDriveForBusinessProtectionPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -622,17 +648,24 @@ public struct OneDriveForBusinessProtectionPolicyRequestBuilder: ModelRequestBui
     }
 
     /// `driveInclusionRules.request()` lists them; `driveInclusionRules("driveProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy/driveInclusionRules`.
     public var driveInclusionRules: CollectionRequestBuilder<DriveProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("driveInclusionRules"))
     }
 
     /// `driveProtectionUnits.request()` lists them; `driveProtectionUnits("driveProtectionUnit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessProtectionPolicy/driveProtectionUnits`.
     public var driveProtectionUnits: CollectionRequestBuilder<DriveProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("driveProtectionUnits"))
     }
 
     /// `driveProtectionUnitsBulkAdditionJobs.request()` lists them; `driveProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.oneDriveForBusinessProtectionPolicy/driveProtectionUnitsBulkAdditionJobs`.
     public var driveProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<DriveProtectionUnitsBulkAdditionJobRequestBuilder>
     {
@@ -662,6 +695,10 @@ public typealias OneDriveForBusinessRestoreSession = Model<OneDriveForBusinessRe
 ///
 /// - Present when the request expanded them (`expand(_:)`): `driveRestoreArtifacts`,
 ///   `driveRestoreArtifactsBulkAdditionRequests`, `granularDriveRestoreArtifacts`.
+/// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession`; inherited `id` from
+///   `microsoft.graph.entity`; `completedDateTime`, `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`,
+///   `lastModifiedDateTime`, `restoreJobType`, `restoreSessionArtifactCount`, `status` from
+///   `microsoft.graph.restoreSessionBase`.
 public enum OneDriveForBusinessRestoreSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -736,12 +773,17 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
     }
 
     /// `driveRestoreArtifacts.request()` lists them; `driveRestoreArtifacts("driveRestoreArtifact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession/driveRestoreArtifacts`.
     public var driveRestoreArtifacts: CollectionRequestBuilder<DriveRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("driveRestoreArtifacts"))
     }
 
     /// `driveRestoreArtifactsBulkAdditionRequests.request()` lists them;
     /// `driveRestoreArtifactsBulkAdditionRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.oneDriveForBusinessRestoreSession/driveRestoreArtifactsBulkAdditionRequests`.
     public var driveRestoreArtifactsBulkAdditionRequests:
         CollectionRequestBuilder<DriveRestoreArtifactsBulkAdditionRequestRequestBuilder>
     {
@@ -750,6 +792,8 @@ public struct OneDriveForBusinessRestoreSessionRequestBuilder: ModelRequestBuild
 
     /// `granularDriveRestoreArtifacts.request()` lists them;
     /// `granularDriveRestoreArtifacts("granularDriveRestoreArtifact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.oneDriveForBusinessRestoreSession/granularDriveRestoreArtifacts`.
     public var granularDriveRestoreArtifacts: CollectionRequestBuilder<GranularDriveRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("granularDriveRestoreArtifacts"))
     }
@@ -771,6 +815,7 @@ public typealias Onenote = Model<OnenoteFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `notebooks`, `operations`, `pages`, `resources`,
 ///   `sectionGroups`, `sections`.
+/// - Remark: Generated from `microsoft.graph.onenote`; inherited `id` from `microsoft.graph.entity`.
 public enum OnenoteFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -806,6 +851,8 @@ public enum OnenoteFields: FieldSet {
 public typealias OnenoteEntityBaseModel = Model<OnenoteEntityBaseModelFields>
 
 /// The properties of a `OnenoteEntityBaseModel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel`; inherited `id` from `microsoft.graph.entity`.
 public enum OnenoteEntityBaseModelFields: FieldSet {
     public typealias Table = (id: Field<String>, selfValue: Field<String>)
 
@@ -845,6 +892,10 @@ public struct OnenoteEntityBaseModelRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteEntityHierarchyModel = Model<OnenoteEntityHierarchyModelFields>
 
 /// The properties of a `OnenoteEntityHierarchyModel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel`; inherited `id` from
+///   `microsoft.graph.entity`; `selfValue` from `microsoft.graph.onenoteEntityBaseModel`; `createdDateTime` from
+///   `microsoft.graph.onenoteEntitySchemaObjectModel`.
 public enum OnenoteEntityHierarchyModelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -900,6 +951,9 @@ public struct OnenoteEntityHierarchyModelRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteEntitySchemaObjectModel = Model<OnenoteEntitySchemaObjectModelFields>
 
 /// The properties of a `OnenoteEntitySchemaObjectModel`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel`; inherited `id` from
+///   `microsoft.graph.entity`; `selfValue` from `microsoft.graph.onenoteEntityBaseModel`.
 public enum OnenoteEntitySchemaObjectModelFields: FieldSet {
     public typealias Table = (id: Field<String>, selfValue: Field<String>, createdDateTime: Field<Date>)
 
@@ -937,6 +991,9 @@ public struct OnenoteEntitySchemaObjectModelRequestBuilder: ModelRequestBuilder 
 public typealias OnenoteOperation = Model<OnenoteOperationFields>
 
 /// The properties of a `OnenoteOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onenoteOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `lastActionDateTime`, `status` from `microsoft.graph.operation`.
 public enum OnenoteOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1009,6 +1066,9 @@ public typealias OnenotePage = Model<OnenotePageFields>
 /// The properties of a `OnenotePage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `parentNotebook`, `parentSection`.
+/// - Remark: Generated from `microsoft.graph.onenotePage`; inherited `id` from `microsoft.graph.entity`; `selfValue`
+///   from `microsoft.graph.onenoteEntityBaseModel`; `createdDateTime` from
+///   `microsoft.graph.onenoteEntitySchemaObjectModel`.
 public enum OnenotePageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1076,6 +1136,7 @@ public struct OnenotePagePreviewLinksFields: FieldSet {
         fields: OnenotePagePreviewLinksFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.onenotePagePreviewLinks/previewImageUrl`.
     public let previewImageUrl: Field<ExternalLink>
 
     private init() {
@@ -1113,8 +1174,10 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
 
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentSection`.
     public var parentSection: OnenoteSectionRequestBuilder {
         .init(client: client, path: path.appending("parentSection"))
     }
@@ -1245,31 +1308,43 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/notebooks`.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
         .init(client: client, path: path.appending("notebooks"))
     }
 
     /// `operations.request()` lists them; `operations("onenoteOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/operations`.
     public var operations: CollectionRequestBuilder<OnenoteOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/pages`.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
         .init(client: client, path: path.appending("pages"))
     }
 
     /// `resources.request()` lists them; `resources("onenoteResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/resources`.
     public var resources: CollectionRequestBuilder<OnenoteResourceRequestBuilder> {
         .init(client: client, path: path.appending("resources"))
     }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(client: client, path: path.appending("sectionGroups"))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenote/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }
@@ -1282,6 +1357,9 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
 public typealias OnenoteResource = Model<OnenoteResourceFields>
 
 /// The properties of a `OnenoteResource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.onenoteResource`; inherited `id` from `microsoft.graph.entity`;
+///   `selfValue` from `microsoft.graph.onenoteEntityBaseModel`.
 public enum OnenoteResourceFields: FieldSet {
     public typealias Table = (id: Field<String>, selfValue: Field<String>, contentUrl: Field<String>)
 
@@ -1323,6 +1401,10 @@ public typealias OnenoteSection = Model<OnenoteSectionFields>
 /// The properties of a `OnenoteSection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `pages`, `parentNotebook`, `parentSectionGroup`.
+/// - Remark: Generated from `microsoft.graph.onenoteSection`; inherited `id` from `microsoft.graph.entity`; `selfValue`
+///   from `microsoft.graph.onenoteEntityBaseModel`; `createdDateTime` from
+///   `microsoft.graph.onenoteEntitySchemaObjectModel`; `createdBy`, `displayName`, `lastModifiedBy`,
+///   `lastModifiedDateTime` from `microsoft.graph.onenoteEntityHierarchyModel`.
 public enum OnenoteSectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1392,12 +1474,16 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/pages`.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
         .init(client: client, path: path.appending("pages"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
 
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentSectionGroup`.
     public var parentSectionGroup: SectionGroupRequestBuilder {
         .init(client: client, path: path.appending("parentSectionGroup"))
     }
@@ -1486,6 +1572,16 @@ public typealias OnlineMeeting = Model<OnlineMeetingFields>
 /// The properties of a `OnlineMeeting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attendanceReports`, `recordings`, `transcripts`.
+/// - Remark: Generated from `microsoft.graph.onlineMeeting`; inherited `id` from `microsoft.graph.entity`;
+///   `allowAttendeeToEnableCamera`, `allowAttendeeToEnableMic`, `allowBreakoutRooms`,
+///   `allowCopyingAndSharingMeetingContent`, `allowedLobbyAdmitters`, `allowedPresenters`, `allowLiveShare`,
+///   `allowMeetingChat`, `allowParticipantsToChangeName`, `allowPowerPointSharing`, `allowRecording`,
+///   `allowTeamworkReactions`, `allowTranscription`, `allowWhiteboard`, `audioConferencing`, `chatInfo`,
+///   `chatRestrictions`, `cloudVideoInteropInfo`, `expiryDateTime`, `isEndToEndEncryptionEnabled`,
+///   `isEntryExitAnnounced`, `joinInformation`, `joinMeetingIdSettings`, `joinWebUrl`, `lobbyBypassSettings`,
+///   `meetingOptionsWebUrl`, `meetingSpokenLanguageTag`, `meetingType`, `recordAutomatically`,
+///   `sensitivityLabelAssignment`, `shareMeetingChatHistoryDefault`, `subject`, `videoTeleconferenceId`,
+///   `watermarkProtection`, `attendanceReports` from `microsoft.graph.onlineMeetingBase`.
 public enum OnlineMeetingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1601,6 +1697,7 @@ public typealias OnlineMeetingBase = Model<OnlineMeetingBaseFields>
 /// The properties of a `OnlineMeetingBase`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attendanceReports`.
+/// - Remark: Generated from `microsoft.graph.onlineMeetingBase`; inherited `id` from `microsoft.graph.entity`.
 public enum OnlineMeetingBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1709,6 +1806,8 @@ public struct OnlineMeetingBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onlineMeetingBase/attendanceReports`.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
         .init(client: client, path: path.appending("attendanceReports"))
     }
@@ -1740,6 +1839,9 @@ public typealias OnlineMeetingEngagementConversation = Model<OnlineMeetingEngage
 ///
 /// - `organizer`, `upvoteCount`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `messages`, `starter`, `onlineMeeting`.
+/// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation`; inherited `id` from
+///   `microsoft.graph.entity`; `creationMode`, `starterId`, `messages`, `starter` from
+///   `microsoft.graph.engagementConversation`.
 public enum OnlineMeetingEngagementConversationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1799,14 +1901,18 @@ public struct OnlineMeetingEngagementConversationRequestBuilder: ModelRequestBui
     }
 
     /// `messages.request()` lists them; `messages("engagementConversationMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation/messages`.
     public var messages: CollectionRequestBuilder<EngagementConversationMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation/starter`.
     public var starter: EngagementConversationMessageRequestBuilder {
         .init(client: client, path: path.appending("starter"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.onlineMeetingEngagementConversation/onlineMeeting`.
     public var onlineMeeting: OnlineMeetingRequestBuilder {
         .init(client: client, path: path.appending("onlineMeeting"))
     }

@@ -118,16 +118,22 @@ public struct OnlineMeetingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onlineMeeting/attendanceReports`.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
         .init(client: client, path: path.appending("attendanceReports"))
     }
 
     /// `recordings.request()` lists them; `recordings("callRecording-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onlineMeeting/recordings`.
     public var recordings: CollectionRequestBuilder<CallRecordingRequestBuilder> {
         .init(client: client, path: path.appending("recordings"))
     }
 
     /// `transcripts.request()` lists them; `transcripts("callTranscript-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onlineMeeting/transcripts`.
     public var transcripts: CollectionRequestBuilder<CallTranscriptRequestBuilder> {
         .init(client: client, path: path.appending("transcripts"))
     }
@@ -291,6 +297,7 @@ public struct OnlineMeetingSensitivityLabelAssignmentFields: FieldSet {
         fields: OnlineMeetingSensitivityLabelAssignmentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.onlineMeetingSensitivityLabelAssignment/sensitivityLabelId`.
     public let sensitivityLabelId: Field<String>
 
     private init() {
@@ -386,6 +393,8 @@ public typealias OpenShift = Model<OpenShiftFields>
 /// The properties of a `OpenShift`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.openShift`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum OpenShiftFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -426,6 +435,11 @@ public typealias OpenShiftChangeRequest = Model<OpenShiftChangeRequestFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
 ///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.openShiftChangeRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`; `assignedTo`, `managerActionDateTime`, `managerActionMessage`,
+///   `managerUserId`, `senderDateTime`, `senderMessage`, `senderUserId`, `state` from
+///   `microsoft.graph.scheduleChangeRequest`.
 public enum OpenShiftChangeRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -520,6 +534,9 @@ public struct OpenShiftChangeRequestRequestBuilder: ModelRequestBuilder {
 public typealias OpenShiftItem = Model<OpenShiftItemFields>
 
 /// The properties of a `OpenShiftItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.openShiftItem`; inherited `endDateTime`, `startDateTime`, `theme` from
+///   `microsoft.graph.scheduleEntity`; `activities`, `displayName`, `notes` from `microsoft.graph.shiftItem`.
 public enum OpenShiftItemFields: FieldSet {
     public typealias Table = (
         endDateTime: Field<Date>,
@@ -582,6 +599,8 @@ public struct OpenShiftRequestBuilder: ModelRequestBuilder {
 public typealias OpenTypeExtension = Model<OpenTypeExtensionFields>
 
 /// The properties of a `OpenTypeExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.openTypeExtension`; inherited `id` from `microsoft.graph.entity`.
 public enum OpenTypeExtensionFields: FieldSet {
     public typealias Table = (id: Field<String>, extensionName: Field<String>)
 
@@ -657,6 +676,8 @@ extension OperatingSystemUpgradeEligibility {
 public typealias Operation = Model<OperationFields>
 
 /// The properties of a `Operation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.operation`; inherited `id` from `microsoft.graph.entity`.
 public enum OperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -803,6 +824,8 @@ public typealias OrgContact = Model<OrgContactFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `directReports`, `manager`, `memberOf`,
 ///   `onPremisesSyncBehavior`, `transitiveMemberOf`.
+/// - Remark: Generated from `microsoft.graph.orgContact`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum OrgContactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -905,22 +928,30 @@ public struct OrgContactRequestBuilder: ModelRequestBuilder {
     }
 
     /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.orgContact/directReports`.
     public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("directReports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.orgContact/manager`.
     public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.orgContact/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.orgContact/onPremisesSyncBehavior`.
     public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.orgContact/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
@@ -1028,6 +1059,8 @@ public typealias Organization = Model<OrganizationFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `branding`, `certificateBasedAuthConfiguration`,
 ///   `extensions`.
+/// - Remark: Generated from `microsoft.graph.organization`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum OrganizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1146,6 +1179,7 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.organization/branding`.
     public var branding: OrganizationalBrandingRequestBuilder {
         .init(client: client, path: path.appending("branding"))
     }
@@ -1155,6 +1189,8 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
     ///
     /// `certificateBasedAuthConfiguration.request()` lists them;
     /// `certificateBasedAuthConfiguration("certificateBasedAuthConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.organization/certificateBasedAuthConfiguration`.
     public var certificateBasedAuthConfiguration:
         CollectionRequestBuilder<CertificateBasedAuthConfigurationRequestBuilder>
     {
@@ -1162,6 +1198,8 @@ public struct OrganizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.organization/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
@@ -1268,6 +1306,14 @@ public typealias OrganizationalBranding = Model<OrganizationalBrandingFields>
 /// The properties of a `OrganizationalBranding`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `localizations`.
+/// - Remark: Generated from `microsoft.graph.organizationalBranding`; inherited `id` from `microsoft.graph.entity`;
+///   `backgroundColor`, `backgroundImageRelativeUrl`, `bannerLogoRelativeUrl`, `cdnList`, `contentCustomization`,
+///   `customAccountResetCredentialsUrl`, `customCannotAccessYourAccountText`, `customCannotAccessYourAccountUrl`,
+///   `customCSSRelativeUrl`, `customForgotMyPasswordText`, `customPrivacyAndCookiesText`, `customPrivacyAndCookiesUrl`,
+///   `customResetItNowText`, `customTermsOfUseText`, `customTermsOfUseUrl`, `faviconRelativeUrl`,
+///   `headerBackgroundColor`, `headerLogoRelativeUrl`, `loginPageLayoutConfiguration`,
+///   `loginPageTextVisibilitySettings`, `signInPageText`, `squareLogoDarkRelativeUrl`, `squareLogoRelativeUrl`,
+///   `usernameHintText` from `microsoft.graph.organizationalBrandingProperties`.
 public enum OrganizationalBrandingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1339,6 +1385,15 @@ public enum OrganizationalBrandingFields: FieldSet {
 public typealias OrganizationalBrandingLocalization = Model<OrganizationalBrandingLocalizationFields>
 
 /// The properties of a `OrganizationalBrandingLocalization`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.organizationalBrandingLocalization`; inherited `id` from
+///   `microsoft.graph.entity`; `backgroundColor`, `backgroundImageRelativeUrl`, `bannerLogoRelativeUrl`, `cdnList`,
+///   `contentCustomization`, `customAccountResetCredentialsUrl`, `customCannotAccessYourAccountText`,
+///   `customCannotAccessYourAccountUrl`, `customCSSRelativeUrl`, `customForgotMyPasswordText`,
+///   `customPrivacyAndCookiesText`, `customPrivacyAndCookiesUrl`, `customResetItNowText`, `customTermsOfUseText`,
+///   `customTermsOfUseUrl`, `faviconRelativeUrl`, `headerBackgroundColor`, `headerLogoRelativeUrl`,
+///   `loginPageLayoutConfiguration`, `loginPageTextVisibilitySettings`, `signInPageText`, `squareLogoDarkRelativeUrl`,
+///   `squareLogoRelativeUrl`, `usernameHintText` from `microsoft.graph.organizationalBrandingProperties`.
 public enum OrganizationalBrandingLocalizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1469,6 +1524,9 @@ public struct OrganizationalBrandingLocalizationRequestBuilder: ModelRequestBuil
 public typealias OrganizationalBrandingProperties = Model<OrganizationalBrandingPropertiesFields>
 
 /// The properties of a `OrganizationalBrandingProperties`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.organizationalBrandingProperties`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum OrganizationalBrandingPropertiesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1611,6 +1669,8 @@ public struct OrganizationalBrandingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `localizations.request()` lists them; `localizations("organizationalBrandingLocalization-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.organizationalBranding/localizations`.
     public var localizations: CollectionRequestBuilder<OrganizationalBrandingLocalizationRequestBuilder> {
         .init(client: client, path: path.appending("localizations"))
     }
@@ -1667,6 +1727,7 @@ public struct OrganizerMeetingInfoFields: FieldSet {
         fields: OrganizerMeetingInfoFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.organizerMeetingInfo/organizer`.
     public let organizer: Field<IdentitySet>
 
     private init() {
@@ -1747,6 +1808,10 @@ public enum OutOfOfficeSettingsFields: FieldSet {
 public typealias OutgoingCallOptions = Model<OutgoingCallOptionsFields>
 
 /// The properties of a `OutgoingCallOptions`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.outgoingCallOptions`; inherited `hideBotAfterEscalation`,
+///   `isContentSharingNotificationEnabled`, `isDeltaRosterEnabled`, `isInteractiveRosterEnabled` from
+///   `microsoft.graph.callOptions`.
 public enum OutgoingCallOptionsFields: FieldSet {
     public typealias Table = (
         hideBotAfterEscalation: Field<Bool>,
@@ -1805,6 +1870,7 @@ public typealias OutlookCalendar = Model<OutlookCalendarFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `calendarPermissions`, `calendarView`, `events`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.calendar`; inherited `id` from `microsoft.graph.entity`.
 public enum OutlookCalendarFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1903,6 +1969,8 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
     }
 
     /// `calendarPermissions.request()` lists them; `calendarPermissions("calendarPermission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendar/calendarPermissions`.
     public var calendarPermissions: CollectionRequestBuilder<CalendarPermissionRequestBuilder> {
         .init(client: client, path: path.appending("calendarPermissions"))
     }
@@ -1911,6 +1979,8 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendar/calendarView`.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -1919,18 +1989,24 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
     }
 
     /// `events.request()` lists them; `events("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendar/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendar/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.calendar/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1980,6 +2056,8 @@ public struct OutlookCalendarRequestBuilder: ModelRequestBuilder {
 public typealias OutlookCategory = Model<OutlookCategoryFields>
 
 /// The properties of a `OutlookCategory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.outlookCategory`; inherited `id` from `microsoft.graph.entity`.
 public enum OutlookCategoryFields: FieldSet {
     public typealias Table = (id: Field<String>, color: Field<CategoryColor>, displayName: Field<String>)
 
@@ -2046,6 +2124,8 @@ public enum OutlookGeoCoordinatesFields: FieldSet {
 public typealias OutlookItem = Model<OutlookItemFields>
 
 /// The properties of a `OutlookItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.outlookItem`; inherited `id` from `microsoft.graph.entity`.
 public enum OutlookItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -13,6 +13,7 @@ public typealias OutlookUser = Model<OutlookUserFields>
 /// The properties of a `OutlookUser`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `masterCategories`.
+/// - Remark: Generated from `microsoft.graph.outlookUser`; inherited `id` from `microsoft.graph.entity`.
 public enum OutlookUserFields: FieldSet {
     public typealias Table = (id: Field<String>, masterCategories: Field<[OutlookCategory]>)
 
@@ -50,6 +51,8 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `masterCategories.request()` lists them; `masterCategories("outlookCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.outlookUser/masterCategories`.
     public var masterCategories: CollectionRequestBuilder<OutlookCategoryRequestBuilder> {
         .init(client: client, path: path.appending("masterCategories"))
     }
@@ -86,6 +89,8 @@ public struct OutlookUserRequestBuilder: ModelRequestBuilder {
 public typealias OwnerlessGroupPolicy = Model<OwnerlessGroupPolicyFields>
 
 /// The properties of a `OwnerlessGroupPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.ownerlessGroupPolicy`; inherited `id` from `microsoft.graph.entity`.
 public enum OwnerlessGroupPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -142,6 +147,8 @@ public typealias Package = Model<PackageFields>
 /// The properties of a `Package`, inherited ones included.
 public struct PackageFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.package", fields: PackageFields())
+
+    /// - Remark: Generated from `microsoft.graph.package/type`.
     public let type: Field<String>
 
     private init() {
@@ -341,6 +348,8 @@ public enum ParseExpressionResponseFields: FieldSet {
 public typealias Participant = Model<ParticipantFields>
 
 /// The properties of a `Participant`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.participant`; inherited `id` from `microsoft.graph.entity`.
 public enum ParticipantFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -412,6 +421,8 @@ public typealias ParticipantJoiningNotification = Model<ParticipantJoiningNotifi
 /// The properties of a `ParticipantJoiningNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `call`.
+/// - Remark: Generated from `microsoft.graph.participantJoiningNotification`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ParticipantJoiningNotificationFields: FieldSet {
     public typealias Table = (id: Field<String>, call: Field<Call>)
 
@@ -444,6 +455,7 @@ public struct ParticipantJoiningNotificationRequestBuilder: ModelRequestBuilder 
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.participantJoiningNotification/call`.
     public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
 }
 
@@ -476,6 +488,8 @@ public typealias ParticipantLeftNotification = Model<ParticipantLeftNotification
 /// The properties of a `ParticipantLeftNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `call`.
+/// - Remark: Generated from `microsoft.graph.participantLeftNotification`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ParticipantLeftNotificationFields: FieldSet {
     public typealias Table = (id: Field<String>, participantId: Field<String>, call: Field<Call>)
 
@@ -508,6 +522,7 @@ public struct ParticipantLeftNotificationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.participantLeftNotification/call`.
     public var call: CallRequestBuilder { .init(client: client, path: path.appending("call")) }
 }
 
@@ -628,6 +643,7 @@ public typealias Partners = Model<PartnersFields>
 /// The properties of a `Partners`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `billing`.
+/// - Remark: Generated from `microsoft.graph.partners`; inherited `id` from `microsoft.graph.entity`.
 public enum PartnersFields: FieldSet {
     public typealias Table = (id: Field<String>, billing: Field<PartnersBillingBilling>)
 
@@ -663,6 +679,8 @@ public typealias PartnersBillingAzureUsage = Model<PartnersBillingAzureUsageFiel
 /// The properties of a `PartnersBillingAzureUsage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `billed`, `unbilled`.
+/// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PartnersBillingAzureUsageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -702,10 +720,12 @@ public struct PartnersBillingAzureUsageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage/billed`.
     public var billed: PartnersBillingBilledUsageRequestBuilder {
         .init(client: client, path: path.appending("billed"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.azureUsage/unbilled`.
     public var unbilled: PartnersBillingUnbilledUsageRequestBuilder {
         .init(client: client, path: path.appending("unbilled"))
     }
@@ -726,6 +746,7 @@ public struct PartnersBillingBilledReconciliationFields: FieldSet {
         fields: PartnersBillingBilledReconciliationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -790,6 +811,7 @@ public struct PartnersBillingBilledUsageFields: FieldSet {
         fields: PartnersBillingBilledUsageFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -849,6 +871,7 @@ public typealias PartnersBillingBilling = Model<PartnersBillingBillingFields>
 /// The properties of a `PartnersBillingBilling`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `manifests`, `operations`, `reconciliation`, `usage`.
+/// - Remark: Generated from `microsoft.graph.partners.billing.billing`; inherited `id` from `microsoft.graph.entity`.
 public enum PartnersBillingBillingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -897,6 +920,8 @@ public typealias PartnersBillingBillingReconciliation = Model<PartnersBillingBil
 /// The properties of a `PartnersBillingBillingReconciliation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `billed`, `unbilled`.
+/// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PartnersBillingBillingReconciliationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -936,10 +961,12 @@ public struct PartnersBillingBillingReconciliationRequestBuilder: ModelRequestBu
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation/billed`.
     public var billed: PartnersBillingBilledReconciliationRequestBuilder {
         .init(client: client, path: path.appending("billed"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billingReconciliation/unbilled`.
     public var unbilled: PartnersBillingUnbilledReconciliationRequestBuilder {
         .init(client: client, path: path.appending("unbilled"))
     }
@@ -973,19 +1000,25 @@ public struct PartnersBillingBillingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `manifests.request()` lists them; `manifests("manifest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billing/manifests`.
     public var manifests: CollectionRequestBuilder<PartnersBillingManifestRequestBuilder> {
         .init(client: client, path: path.appending("manifests"))
     }
 
     /// `operations.request()` lists them; `operations("operation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billing/operations`.
     public var operations: CollectionRequestBuilder<PartnersBillingOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billing/reconciliation`.
     public var reconciliation: PartnersBillingBillingReconciliationRequestBuilder {
         .init(client: client, path: path.appending("reconciliation"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.billing/usage`.
     public var usage: PartnersBillingAzureUsageRequestBuilder { .init(client: client, path: path.appending("usage")) }
 }
 
@@ -1015,6 +1048,9 @@ public typealias PartnersBillingExportSuccessOperation = Model<PartnersBillingEx
 /// The properties of a `PartnersBillingExportSuccessOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resourceLocation`.
+/// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `lastActionDateTime`, `status` from
+///   `microsoft.graph.partners.billing.operation`.
 public enum PartnersBillingExportSuccessOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1059,6 +1095,7 @@ public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners.billing.exportSuccessOperation/resourceLocation`.
     public var resourceLocation: PartnersBillingManifestRequestBuilder {
         .init(client: client, path: path.appending("resourceLocation"))
     }
@@ -1071,6 +1108,10 @@ public struct PartnersBillingExportSuccessOperationRequestBuilder: ModelRequestB
 public typealias PartnersBillingFailedOperation = Model<PartnersBillingFailedOperationFields>
 
 /// The properties of a `PartnersBillingFailedOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.partners.billing.failedOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `lastActionDateTime`, `status` from
+///   `microsoft.graph.partners.billing.operation`.
 public enum PartnersBillingFailedOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1119,6 +1160,8 @@ public struct PartnersBillingFailedOperationRequestBuilder: ModelRequestBuilder 
 public typealias PartnersBillingManifest = Model<PartnersBillingManifestFields>
 
 /// The properties of a `PartnersBillingManifest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.partners.billing.manifest`; inherited `id` from `microsoft.graph.entity`.
 public enum PartnersBillingManifestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1179,6 +1222,8 @@ public struct PartnersBillingManifestRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingOperation = Model<PartnersBillingOperationFields>
 
 /// The properties of a `PartnersBillingOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.partners.billing.operation`; inherited `id` from `microsoft.graph.entity`.
 public enum PartnersBillingOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1230,6 +1275,10 @@ public struct PartnersBillingOperationRequestBuilder: ModelRequestBuilder {
 public typealias PartnersBillingRunningOperation = Model<PartnersBillingRunningOperationFields>
 
 /// The properties of a `PartnersBillingRunningOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.partners.billing.runningOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `lastActionDateTime`, `status` from
+///   `microsoft.graph.partners.billing.operation`.
 public enum PartnersBillingRunningOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1284,6 +1333,7 @@ public struct PartnersBillingUnbilledReconciliationFields: FieldSet {
         fields: PartnersBillingUnbilledReconciliationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1350,6 +1400,7 @@ public struct PartnersBillingUnbilledUsageFields: FieldSet {
         fields: PartnersBillingUnbilledUsageFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {

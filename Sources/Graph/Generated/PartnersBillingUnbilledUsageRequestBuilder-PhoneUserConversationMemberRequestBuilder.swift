@@ -71,6 +71,7 @@ public struct PartnersRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.partners/billing`.
     public var billing: PartnersBillingBillingRequestBuilder { .init(client: client, path: path.appending("billing")) }
 }
 
@@ -81,6 +82,10 @@ public struct PartnersRequestBuilder: ModelRequestBuilder {
 public typealias PasskeyAuthenticationMethodTarget = Model<PasskeyAuthenticationMethodTargetFields>
 
 /// The properties of a `PasskeyAuthenticationMethodTarget`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.passkeyAuthenticationMethodTarget`; inherited `id` from
+///   `microsoft.graph.entity`; `isRegistrationRequired`, `targetType` from
+///   `microsoft.graph.authenticationMethodTarget`.
 public enum PasskeyAuthenticationMethodTargetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -130,6 +135,8 @@ public struct PasskeyAuthenticationMethodTargetRequestBuilder: ModelRequestBuild
 public typealias PasskeyProfile = Model<PasskeyProfileFields>
 
 /// The properties of a `PasskeyProfile`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.passkeyProfile`; inherited `id` from `microsoft.graph.entity`.
 public enum PasskeyProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -212,6 +219,9 @@ extension PasskeyTypes {
 public typealias PasswordAuthenticationMethod = Model<PasswordAuthenticationMethodFields>
 
 /// The properties of a `PasswordAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.passwordAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum PasswordAuthenticationMethodFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, password: Field<String>)
 
@@ -384,6 +394,8 @@ public struct PasswordResetResponseFields: FieldSet {
         "microsoft.graph.passwordResetResponse",
         fields: PasswordResetResponseFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.passwordResetResponse/newPassword`.
     public let newPassword: Field<String>
 
     private init() {
@@ -414,6 +426,8 @@ public enum PatternedRecurrenceFields: FieldSet {
 public typealias Payload = Model<PayloadFields>
 
 /// The properties of a `Payload`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.payload`; inherited `id` from `microsoft.graph.entity`.
 public enum PayloadFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -865,6 +879,8 @@ public typealias PendingContentUpdate = Model<PendingContentUpdateFields>
 /// The properties of a `PendingContentUpdate`, inherited ones included.
 public struct PendingContentUpdateFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: PendingContentUpdateFields())
+
+    /// - Remark: Generated from `microsoft.graph.pendingContentUpdate/queuedDateTime`.
     public let queuedDateTime: Field<Date>
 
     private init() {
@@ -881,6 +897,8 @@ public typealias PendingOperations = Model<PendingOperationsFields>
 /// The properties of a `PendingOperations`, inherited ones included.
 public struct PendingOperationsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: PendingOperationsFields())
+
+    /// - Remark: Generated from `microsoft.graph.pendingOperations/pendingContentUpdate`.
     public let pendingContentUpdate: Field<PendingContentUpdate>
 
     private init() {
@@ -898,6 +916,7 @@ public typealias PeopleAdminSettings = Model<PeopleAdminSettingsFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `itemInsights`, `profileCardProperties`,
 ///   `profilePropertySettings`, `profileSources`, `pronouns`.
+/// - Remark: Generated from `microsoft.graph.peopleAdminSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum PeopleAdminSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -950,28 +969,37 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.peopleAdminSettings/itemInsights`.
     public var itemInsights: InsightsSettingsRequestBuilder {
         .init(client: client, path: path.appending("itemInsights"))
     }
 
     /// `profileCardProperties.request()` lists them; `profileCardProperties("profileCardProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.peopleAdminSettings/profileCardProperties`.
     public var profileCardProperties: CollectionRequestBuilder<ProfileCardPropertyRequestBuilder> {
         .init(client: client, path: path.appending("profileCardProperties"))
     }
 
     /// `profilePropertySettings.request()` lists them; `profilePropertySettings("profilePropertySetting-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.peopleAdminSettings/profilePropertySettings`.
     public var profilePropertySettings: CollectionRequestBuilder<ProfilePropertySettingRequestBuilder> {
         .init(client: client, path: path.appending("profilePropertySettings"))
     }
 
     /// `profileSources.request()` lists them; `profileSources("profileSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.peopleAdminSettings/profileSources`.
     public var profileSources: CollectionRequestBuilder<ProfileSourceRequestBuilder> {
         .init(client: client, path: path.appending("profileSources"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.peopleAdminSettings/pronouns`.
     public var pronouns: PronounsSettingsRequestBuilder {
         .init(client: client, path: path.appending("pronouns", refusing: [.delete]))
     }
@@ -984,6 +1012,8 @@ public struct PeopleAdminSettingsRequestBuilder: ModelRequestBuilder {
 public typealias Permission = Model<PermissionFields>
 
 /// The properties of a `Permission`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.permission`; inherited `id` from `microsoft.graph.entity`.
 public enum PermissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1045,6 +1075,9 @@ extension PermissionClassificationType {
 public typealias PermissionGrantConditionSet = Model<PermissionGrantConditionSetFields>
 
 /// The properties of a `PermissionGrantConditionSet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.permissionGrantConditionSet`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PermissionGrantConditionSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1103,6 +1136,9 @@ public typealias PermissionGrantPolicy = Model<PermissionGrantPolicyFields>
 /// The properties of a `PermissionGrantPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `excludes`, `includes`.
+/// - Remark: Generated from `microsoft.graph.permissionGrantPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum PermissionGrantPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1169,11 +1205,15 @@ public struct PermissionGrantPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `excludes.request()` lists them; `excludes("permissionGrantConditionSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/excludes`.
     public var excludes: CollectionRequestBuilder<PermissionGrantConditionSetRequestBuilder> {
         .init(client: client, path: path.appending("excludes"))
     }
 
     /// `includes.request()` lists them; `includes("permissionGrantConditionSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permissionGrantPolicy/includes`.
     public var includes: CollectionRequestBuilder<PermissionGrantConditionSetRequestBuilder> {
         .init(client: client, path: path.appending("includes"))
     }
@@ -1357,6 +1397,9 @@ extension PermissionType {
 public typealias PersistentBrowserSessionControl = Model<PersistentBrowserSessionControlFields>
 
 /// The properties of a `PersistentBrowserSessionControl`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.persistentBrowserSessionControl`; inherited `isEnabled` from
+///   `microsoft.graph.conditionalAccessSessionControl`.
 public enum PersistentBrowserSessionControlFields: FieldSet {
     public typealias Table = (isEnabled: Field<Bool>, mode: Field<PersistentBrowserSessionMode>)
 
@@ -1388,6 +1431,8 @@ extension PersistentBrowserSessionMode {
 public typealias Person = Model<PersonFields>
 
 /// The properties of a `Person`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.person`; inherited `id` from `microsoft.graph.entity`.
 public enum PersonFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1530,6 +1575,9 @@ public enum PhoneFields: FieldSet {
 public typealias PhoneAuthenticationMethod = Model<PhoneAuthenticationMethodFields>
 
 /// The properties of a `PhoneAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.phoneAuthenticationMethod`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum PhoneAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1648,6 +1696,10 @@ extension PhoneType {
 public typealias PhoneUserConversationMember = Model<PhoneUserConversationMemberFields>
 
 /// The properties of a `PhoneUserConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.phoneUserConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum PhoneUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

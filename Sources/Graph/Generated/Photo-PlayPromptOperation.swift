@@ -125,6 +125,7 @@ public typealias PinnedChatMessageInfo = Model<PinnedChatMessageInfoFields>
 /// The properties of a `PinnedChatMessageInfo`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `message`.
+/// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo`; inherited `id` from `microsoft.graph.entity`.
 public enum PinnedChatMessageInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, message: Field<ChatMessage>)
 
@@ -157,6 +158,7 @@ public struct PinnedChatMessageInfoRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.pinnedChatMessageInfo/message`.
     public var message: ChatMessageRequestBuilder { .init(client: client, path: path.appending("message")) }
 }
 
@@ -214,6 +216,7 @@ public typealias Place = Model<PlaceFields>
 /// The properties of a `Place`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.place`; inherited `id` from `microsoft.graph.entity`.
 public enum PlaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -311,6 +314,8 @@ public struct PlaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.place/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -331,6 +336,8 @@ public typealias PlaceServicePlanInfo = Model<PlaceServicePlanInfoFields>
 /// The properties of a `PlaceServicePlanInfo`, inherited ones included.
 public struct PlaceServicePlanInfoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.placeServicePlanInfo", fields: PlaceServicePlanInfoFields())
+
+    /// - Remark: Generated from `microsoft.graph.placeServicePlanInfo/servicePlanId`.
     public let servicePlanId: Field<String>
 
     private init() {
@@ -347,6 +354,7 @@ public typealias Planner = Model<PlannerFields>
 /// The properties of a `Planner`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `buckets`, `plans`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.planner`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -387,6 +395,9 @@ public struct PlannerAppliedCategoriesFields: FieldSet {
 public typealias PlannerAssignedToTaskBoardTaskFormat = Model<PlannerAssignedToTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerAssignedToTaskBoardTaskFormat`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.plannerAssignedToTaskBoardTaskFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PlannerAssignedToTaskBoardTaskFormatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -470,6 +481,7 @@ public typealias PlannerBucket = Model<PlannerBucketFields>
 /// The properties of a `PlannerBucket`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `tasks`.
+/// - Remark: Generated from `microsoft.graph.plannerBucket`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerBucketFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -515,6 +527,8 @@ public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
     }
 
     /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerBucket/tasks`.
     public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -527,6 +541,9 @@ public struct PlannerBucketRequestBuilder: ModelRequestBuilder {
 public typealias PlannerBucketTaskBoardTaskFormat = Model<PlannerBucketTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerBucketTaskBoardTaskFormat`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.plannerBucketTaskBoardTaskFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PlannerBucketTaskBoardTaskFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, orderHint: Field<String>)
 
@@ -739,6 +756,7 @@ public typealias PlannerGroup = Model<PlannerGroupFields>
 /// The properties of a `PlannerGroup`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `plans`.
+/// - Remark: Generated from `microsoft.graph.plannerGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerGroupFields: FieldSet {
     public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>)
 
@@ -772,6 +790,8 @@ public struct PlannerGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerGroup/plans`.
     public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
         .init(client: client, path: path.appending("plans"))
     }
@@ -803,6 +823,7 @@ public typealias PlannerPlan = Model<PlannerPlanFields>
 /// The properties of a `PlannerPlan`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `buckets`, `details`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.plannerPlan`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerPlanFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -856,6 +877,8 @@ public enum PlannerPlanContainerFields: FieldSet {
 public typealias PlannerPlanDetails = Model<PlannerPlanDetailsFields>
 
 /// The properties of a `PlannerPlanDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.plannerPlanDetails`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerPlanDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -920,13 +943,18 @@ public struct PlannerPlanRequestBuilder: ModelRequestBuilder {
     }
 
     /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerPlan/buckets`.
     public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
         .init(client: client, path: path.appending("buckets"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.plannerPlan/details`.
     public var details: PlannerPlanDetailsRequestBuilder { .init(client: client, path: path.appending("details")) }
 
     /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerPlan/tasks`.
     public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -959,6 +987,9 @@ extension PlannerPreviewType {
 public typealias PlannerProgressTaskBoardTaskFormat = Model<PlannerProgressTaskBoardTaskFormatFields>
 
 /// The properties of a `PlannerProgressTaskBoardTaskFormat`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.plannerProgressTaskBoardTaskFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PlannerProgressTaskBoardTaskFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, orderHint: Field<String>)
 
@@ -1018,16 +1049,22 @@ public struct PlannerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `buckets.request()` lists them; `buckets("plannerBucket-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.planner/buckets`.
     public var buckets: CollectionRequestBuilder<PlannerBucketRequestBuilder> {
         .init(client: client, path: path.appending("buckets"))
     }
 
     /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.planner/plans`.
     public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
         .init(client: client, path: path.appending("plans"))
     }
 
     /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.planner/tasks`.
     public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -1043,6 +1080,7 @@ public typealias PlannerTask = Model<PlannerTaskFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignedToTaskBoardFormat`, `bucketTaskBoardFormat`,
 ///   `details`, `progressTaskBoardFormat`.
+/// - Remark: Generated from `microsoft.graph.plannerTask`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1114,6 +1152,8 @@ public enum PlannerTaskFields: FieldSet {
 public typealias PlannerTaskDetails = Model<PlannerTaskDetailsFields>
 
 /// The properties of a `PlannerTaskDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.plannerTaskDetails`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerTaskDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1190,16 +1230,20 @@ public struct PlannerTaskRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.plannerTask/assignedToTaskBoardFormat`.
     public var assignedToTaskBoardFormat: PlannerAssignedToTaskBoardTaskFormatRequestBuilder {
         .init(client: client, path: path.appending("assignedToTaskBoardFormat"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.plannerTask/bucketTaskBoardFormat`.
     public var bucketTaskBoardFormat: PlannerBucketTaskBoardTaskFormatRequestBuilder {
         .init(client: client, path: path.appending("bucketTaskBoardFormat"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.plannerTask/details`.
     public var details: PlannerTaskDetailsRequestBuilder { .init(client: client, path: path.appending("details")) }
 
+    /// - Remark: Generated from `microsoft.graph.plannerTask/progressTaskBoardFormat`.
     public var progressTaskBoardFormat: PlannerProgressTaskBoardTaskFormatRequestBuilder {
         .init(client: client, path: path.appending("progressTaskBoardFormat"))
     }
@@ -1214,6 +1258,7 @@ public typealias PlannerUser = Model<PlannerUserFields>
 /// The properties of a `PlannerUser`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `plans`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.plannerUser`; inherited `id` from `microsoft.graph.entity`.
 public enum PlannerUserFields: FieldSet {
     public typealias Table = (id: Field<String>, plans: Field<[PlannerPlan]>, tasks: Field<[PlannerTask]>)
 
@@ -1264,11 +1309,15 @@ public struct PlannerUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `plans.request()` lists them; `plans("plannerPlan-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerUser/plans`.
     public var plans: CollectionRequestBuilder<PlannerPlanRequestBuilder> {
         .init(client: client, path: path.appending("plans"))
     }
 
     /// `tasks.request()` lists them; `tasks("plannerTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.plannerUser/tasks`.
     public var tasks: CollectionRequestBuilder<PlannerTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -1284,6 +1333,8 @@ public typealias PlatformCredentialAuthenticationMethod = Model<PlatformCredenti
 /// The properties of a `PlatformCredentialAuthenticationMethod`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `device`.
+/// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum PlatformCredentialAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1331,6 +1382,7 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod/device`.
     public var device: DeviceRequestBuilder { .init(client: client, path: path.appending("device")) }
 
     /// - Remark: Generated from `microsoft.graph.platformCredentialAuthenticationMethod/resetPassword` (POST).
@@ -1350,6 +1402,9 @@ public struct PlatformCredentialAuthenticationMethodRequestBuilder: ModelRequest
 public typealias PlayPromptOperation = Model<PlayPromptOperationFields>
 
 /// The properties of a `PlayPromptOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.playPromptOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum PlayPromptOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

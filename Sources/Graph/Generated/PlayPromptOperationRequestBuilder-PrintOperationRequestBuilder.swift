@@ -32,6 +32,9 @@ public struct PlayPromptOperationRequestBuilder: ModelRequestBuilder {
 public typealias PolicyBase = Model<PolicyBaseFields>
 
 /// The properties of a `PolicyBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.policyBase`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum PolicyBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -217,6 +220,7 @@ public struct PolicyDeletableItemFields: FieldSet {
         fields: PolicyDeletableItemFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.policyDeletableItem/deletedDateTime`.
     public let deletedDateTime: Field<Date>
 
     private init() {
@@ -259,6 +263,7 @@ public struct PolicyLocationFields: FieldSet {
         fields: PolicyLocationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.policyLocation/value`.
     public let value: Field<String>
 
     private init() {
@@ -280,6 +285,7 @@ public struct PolicyLocationApplicationFields: FieldSet {
         fields: PolicyLocationApplicationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.policyLocation/value`.
     public let value: Field<String>
 
     private init() {
@@ -301,6 +307,7 @@ public struct PolicyLocationDomainFields: FieldSet {
         fields: PolicyLocationDomainFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.policyLocation/value`.
     public let value: Field<String>
 
     private init() {
@@ -322,6 +329,7 @@ public struct PolicyLocationUrlFields: FieldSet {
         fields: PolicyLocationUrlFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.policyLocation/value`.
     public let value: Field<String>
 
     private init() {
@@ -397,6 +405,7 @@ public typealias PolicyRoot = Model<PolicyRootFields>
 ///   `federatedTokenValidationPolicy`, `homeRealmDiscoveryPolicies`, `identitySecurityDefaultsEnforcementPolicy`,
 ///   `ownerlessGroupPolicy`, `permissionGrantPolicies`, `roleManagementPolicies`, `roleManagementPolicyAssignments`,
 ///   `tokenIssuancePolicies`, `tokenLifetimePolicies`.
+/// - Remark: Generated from `microsoft.graph.policyRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum PolicyRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -528,101 +537,133 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
 
     /// `activityBasedTimeoutPolicies.request()` lists them;
     /// `activityBasedTimeoutPolicies("activityBasedTimeoutPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/activityBasedTimeoutPolicies`.
     public var activityBasedTimeoutPolicies: CollectionRequestBuilder<ActivityBasedTimeoutPolicyRequestBuilder> {
         .init(client: client, path: path.appending("activityBasedTimeoutPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/adminConsentRequestPolicy`.
     public var adminConsentRequestPolicy: AdminConsentRequestPolicyRequestBuilder {
         .init(client: client, path: path.appending("adminConsentRequestPolicy"))
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/authenticationFlowsPolicy`.
     public var authenticationFlowsPolicy: AuthenticationFlowsPolicyRequestBuilder {
         .init(client: client, path: path.appending("authenticationFlowsPolicy"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/authenticationMethodsPolicy`.
     public var authenticationMethodsPolicy: AuthenticationMethodsPolicyRequestBuilder {
         .init(client: client, path: path.appending("authenticationMethodsPolicy"))
     }
 
     /// `authenticationStrengthPolicies.request()` lists them;
     /// `authenticationStrengthPolicies("authenticationStrengthPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/authenticationStrengthPolicies`.
     public var authenticationStrengthPolicies: CollectionRequestBuilder<AuthenticationStrengthPolicyRequestBuilder> {
         .init(client: client, path: path.appending("authenticationStrengthPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/authorizationPolicy`.
     public var authorizationPolicy: AuthorizationPolicyRequestBuilder {
         .init(client: client, path: path.appending("authorizationPolicy"))
     }
 
     /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/claimsMappingPolicies`.
     public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
         .init(client: client, path: path.appending("claimsMappingPolicies"))
     }
 
     /// `conditionalAccessPolicies.request()` lists them; `conditionalAccessPolicies("conditionalAccessPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/conditionalAccessPolicies`.
     public var conditionalAccessPolicies: CollectionRequestBuilder<ConditionalAccessPolicyRequestBuilder> {
         .init(client: client, path: path.appending("conditionalAccessPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/crossTenantAccessPolicy`.
     public var crossTenantAccessPolicy: CrossTenantAccessPolicyRequestBuilder {
         .init(client: client, path: path.appending("crossTenantAccessPolicy"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/defaultAppManagementPolicy`.
     public var defaultAppManagementPolicy: TenantAppManagementPolicyRequestBuilder {
         .init(client: client, path: path.appending("defaultAppManagementPolicy"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/deviceRegistrationPolicy`.
     public var deviceRegistrationPolicy: DeviceRegistrationPolicyRequestBuilder {
         .init(client: client, path: path.appending("deviceRegistrationPolicy", refusing: [.patch, .put, .delete]))
     }
 
     /// `featureRolloutPolicies.request()` lists them; `featureRolloutPolicies("featureRolloutPolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/featureRolloutPolicies`.
     public var featureRolloutPolicies: CollectionRequestBuilder<FeatureRolloutPolicyRequestBuilder> {
         .init(client: client, path: path.appending("featureRolloutPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/federatedTokenValidationPolicy`.
     public var federatedTokenValidationPolicy: FederatedTokenValidationPolicyRequestBuilder {
         .init(client: client, path: path.appending("federatedTokenValidationPolicy"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyRoot/identitySecurityDefaultsEnforcementPolicy`.
     public var identitySecurityDefaultsEnforcementPolicy: IdentitySecurityDefaultsEnforcementPolicyRequestBuilder {
         .init(client: client, path: path.appending("identitySecurityDefaultsEnforcementPolicy"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/ownerlessGroupPolicy`.
     public var ownerlessGroupPolicy: OwnerlessGroupPolicyRequestBuilder {
         .init(client: client, path: path.appending("ownerlessGroupPolicy", refusing: [.delete]))
     }
 
     /// `permissionGrantPolicies.request()` lists them; `permissionGrantPolicies("permissionGrantPolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/permissionGrantPolicies`.
     public var permissionGrantPolicies: CollectionRequestBuilder<PermissionGrantPolicyRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrantPolicies"))
     }
 
     /// `roleManagementPolicies.request()` lists them; `roleManagementPolicies("unifiedRoleManagementPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/roleManagementPolicies`.
     public var roleManagementPolicies: CollectionRequestBuilder<UnifiedRoleManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("roleManagementPolicies"))
     }
 
     /// `roleManagementPolicyAssignments.request()` lists them; `roleManagementPolicyAssignments("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/roleManagementPolicyAssignments`.
     public var roleManagementPolicyAssignments:
         CollectionRequestBuilder<UnifiedRoleManagementPolicyAssignmentRequestBuilder>
     {
@@ -630,11 +671,15 @@ public struct PolicyRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.policyRoot/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
@@ -679,6 +724,7 @@ public typealias PolicyTemplate = Model<PolicyTemplateFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `multiTenantOrganizationIdentitySynchronization`,
 ///   `multiTenantOrganizationPartnerConfiguration`.
+/// - Remark: Generated from `microsoft.graph.policyTemplate`; inherited `id` from `microsoft.graph.entity`.
 public enum PolicyTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -730,12 +776,14 @@ public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyTemplate/multiTenantOrganizationIdentitySynchronization`.
     public var multiTenantOrganizationIdentitySynchronization:
         MultiTenantOrganizationIdentitySyncPolicyTemplateRequestBuilder
     {
         .init(client: client, path: path.appending("multiTenantOrganizationIdentitySynchronization"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.policyTemplate/multiTenantOrganizationPartnerConfiguration`.
     public var multiTenantOrganizationPartnerConfiguration:
         MultiTenantOrganizationPartnerConfigurationTemplateRequestBuilder
     {
@@ -750,6 +798,9 @@ public struct PolicyTemplateRequestBuilder: ModelRequestBuilder {
 public typealias PolicyTenantScope = Model<PolicyTenantScopeFields>
 
 /// The properties of a `PolicyTenantScope`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.policyTenantScope`; inherited `activities`, `executionMode`, `locations`,
+///   `policyActions` from `microsoft.graph.policyScopeBase`.
 public enum PolicyTenantScopeFields: FieldSet {
     public typealias Table = (
         activities: Field<UserActivityTypes>,
@@ -779,6 +830,9 @@ public enum PolicyTenantScopeFields: FieldSet {
 public typealias PolicyUserScope = Model<PolicyUserScopeFields>
 
 /// The properties of a `PolicyUserScope`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.policyUserScope`; inherited `activities`, `executionMode`, `locations`,
+///   `policyActions` from `microsoft.graph.policyScopeBase`.
 public enum PolicyUserScopeFields: FieldSet {
     public typealias Table = (
         activities: Field<UserActivityTypes>,
@@ -808,6 +862,8 @@ public typealias PositiveReinforcementNotification = Model<PositiveReinforcement
 /// The properties of a `PositiveReinforcementNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
+/// - Remark: Generated from `microsoft.graph.positiveReinforcementNotification`; inherited `defaultLanguage`,
+///   `endUserNotification` from `microsoft.graph.baseEndUserNotification`.
 public enum PositiveReinforcementNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -836,6 +892,8 @@ public typealias Post = Model<PostFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `extensions`, `inReplyTo`,
 ///   `multiValueExtendedProperties`, `singleValueExtendedProperties`.
+/// - Remark: Generated from `microsoft.graph.post`; inherited `id` from `microsoft.graph.entity`; `categories`,
+///   `changeKey`, `createdDateTime`, `lastModifiedDateTime` from `microsoft.graph.outlookItem`.
 public enum PostFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -925,29 +983,39 @@ public struct PostRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.post/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.post/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.post/inReplyTo`.
     public var inReplyTo: PostRequestBuilder {
         .init(client: client, path: path.appending("inReplyTo", refusing: [.patch, .put, .delete]))
     }
 
     /// `multiValueExtendedProperties.request()` lists them;
     /// `multiValueExtendedProperties("multiValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.post/multiValueExtendedProperties`.
     public var multiValueExtendedProperties: CollectionRequestBuilder<MultiValueLegacyExtendedPropertyRequestBuilder> {
         .init(client: client, path: path.appending("multiValueExtendedProperties"))
     }
 
     /// `singleValueExtendedProperties.request()` lists them;
     /// `singleValueExtendedProperties("singleValueLegacyExtendedProperty-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.post/singleValueExtendedProperties`.
     public var singleValueExtendedProperties:
         CollectionRequestBuilder<SingleValueLegacyExtendedPropertyRequestBuilder>
     {
@@ -1035,6 +1103,7 @@ public typealias Presence = Model<PresenceFields>
 /// The properties of a `Presence`, inherited ones included.
 ///
 /// - `sequenceNumber`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.presence`; inherited `id` from `microsoft.graph.entity`.
 public enum PresenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1301,6 +1370,8 @@ extension PrintColorMode {
 public typealias PrintConnector = Model<PrintConnectorFields>
 
 /// The properties of a `PrintConnector`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printConnector`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintConnectorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1353,6 +1424,8 @@ public struct PrintConnectorRequestBuilder: ModelRequestBuilder {
 public typealias PrintDocument = Model<PrintDocumentFields>
 
 /// The properties of a `PrintDocument`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printDocument`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintDocumentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1675,6 +1748,7 @@ public typealias PrintJob = Model<PrintJobFields>
 /// The properties of a `PrintJob`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `documents`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.printJob`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1837,11 +1911,15 @@ public struct PrintJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// `documents.request()` lists them; `documents("printDocument-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printJob/documents`.
     public var documents: CollectionRequestBuilder<PrintDocumentRequestBuilder> {
         .init(client: client, path: path.appending("documents"))
     }
 
     /// `tasks.request()` lists them; `tasks("printTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printJob/tasks`.
     public var tasks: CollectionRequestBuilder<PrintTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -2005,6 +2083,8 @@ extension PrintMultipageLayout {
 public typealias PrintOperation = Model<PrintOperationFields>
 
 /// The properties of a `PrintOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintOperationFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, status: Field<PrintOperationStatus>)
 

@@ -94,31 +94,43 @@ public struct PrintRequestBuilder: ModelRequestBuilder {
     }
 
     /// `connectors.request()` lists them; `connectors("printConnector-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/connectors`.
     public var connectors: CollectionRequestBuilder<PrintConnectorRequestBuilder> {
         .init(client: client, path: path.appending("connectors"))
     }
 
     /// `operations.request()` lists them; `operations("printOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/operations`.
     public var operations: CollectionRequestBuilder<PrintOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `printers.request()` lists them; `printers("printer-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/printers`.
     public var printers: CollectionRequestBuilder<PrinterRequestBuilder> {
         .init(client: client, path: path.appending("printers"))
     }
 
     /// `services.request()` lists them; `services("printService-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/services`.
     public var services: CollectionRequestBuilder<PrintServiceRequestBuilder> {
         .init(client: client, path: path.appending("services"))
     }
 
     /// `shares.request()` lists them; `shares("printerShare-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/shares`.
     public var shares: CollectionRequestBuilder<PrinterShareRequestBuilder> {
         .init(client: client, path: path.appending("shares"))
     }
 
     /// `taskDefinitions.request()` lists them; `taskDefinitions("printTaskDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.print/taskDefinitions`.
     public var taskDefinitions: CollectionRequestBuilder<PrintTaskDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("taskDefinitions"))
     }
@@ -155,6 +167,7 @@ public typealias PrintService = Model<PrintServiceFields>
 /// The properties of a `PrintService`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `endpoints`.
+/// - Remark: Generated from `microsoft.graph.printService`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintServiceFields: FieldSet {
     public typealias Table = (id: Field<String>, endpoints: Field<[PrintServiceEndpoint]>)
 
@@ -172,6 +185,8 @@ public enum PrintServiceFields: FieldSet {
 public typealias PrintServiceEndpoint = Model<PrintServiceEndpointFields>
 
 /// The properties of a `PrintServiceEndpoint`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printServiceEndpoint`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintServiceEndpointFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, uri: Field<String>)
 
@@ -224,6 +239,8 @@ public struct PrintServiceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `endpoints.request()` lists them; `endpoints("printServiceEndpoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printService/endpoints`.
     public var endpoints: CollectionRequestBuilder<PrintServiceEndpointRequestBuilder> {
         .init(client: client, path: path.appending("endpoints"))
     }
@@ -260,6 +277,7 @@ public typealias PrintTask = Model<PrintTaskFields>
 /// The properties of a `PrintTask`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `definition`, `trigger`.
+/// - Remark: Generated from `microsoft.graph.printTask`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -291,6 +309,7 @@ public typealias PrintTaskDefinition = Model<PrintTaskDefinitionFields>
 /// The properties of a `PrintTaskDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `tasks`.
+/// - Remark: Generated from `microsoft.graph.printTaskDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintTaskDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -334,6 +353,8 @@ public struct PrintTaskDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `tasks.request()` lists them; `tasks("printTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printTaskDefinition/tasks`.
     public var tasks: CollectionRequestBuilder<PrintTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -384,10 +405,12 @@ public struct PrintTaskRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.printTask/definition`.
     public var definition: PrintTaskDefinitionRequestBuilder {
         .init(client: client, path: path.appending("definition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.printTask/trigger`.
     public var trigger: PrintTaskTriggerRequestBuilder { .init(client: client, path: path.appending("trigger")) }
 }
 
@@ -416,6 +439,7 @@ public typealias PrintTaskTrigger = Model<PrintTaskTriggerFields>
 /// The properties of a `PrintTaskTrigger`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `definition`.
+/// - Remark: Generated from `microsoft.graph.printTaskTrigger`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintTaskTriggerFields: FieldSet {
     public typealias Table = (id: Field<String>, event: Field<PrintEvent>, definition: Field<PrintTaskDefinition>)
 
@@ -448,6 +472,7 @@ public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.printTaskTrigger/definition`.
     public var definition: PrintTaskDefinitionRequestBuilder {
         .init(client: client, path: path.appending("definition"))
     }
@@ -462,6 +487,8 @@ public struct PrintTaskTriggerRequestBuilder: ModelRequestBuilder {
 public typealias PrintUsage = Model<PrintUsageFields>
 
 /// The properties of a `PrintUsage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printUsage`; inherited `id` from `microsoft.graph.entity`.
 public enum PrintUsageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -506,6 +533,11 @@ public enum PrintUsageFields: FieldSet {
 public typealias PrintUsageByPrinter = Model<PrintUsageByPrinterFields>
 
 /// The properties of a `PrintUsageByPrinter`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printUsageByPrinter`; inherited `id` from `microsoft.graph.entity`;
+///   `blackAndWhitePageCount`, `colorPageCount`, `completedBlackAndWhiteJobCount`, `completedColorJobCount`,
+///   `completedJobCount`, `doubleSidedSheetCount`, `incompleteJobCount`, `mediaSheetCount`, `pageCount`,
+///   `singleSidedSheetCount`, `usageDate` from `microsoft.graph.printUsage`.
 public enum PrintUsageByPrinterFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -572,6 +604,11 @@ public struct PrintUsageByPrinterRequestBuilder: ModelRequestBuilder {
 public typealias PrintUsageByUser = Model<PrintUsageByUserFields>
 
 /// The properties of a `PrintUsageByUser`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.printUsageByUser`; inherited `id` from `microsoft.graph.entity`;
+///   `blackAndWhitePageCount`, `colorPageCount`, `completedBlackAndWhiteJobCount`, `completedColorJobCount`,
+///   `completedJobCount`, `doubleSidedSheetCount`, `incompleteJobCount`, `mediaSheetCount`, `pageCount`,
+///   `singleSidedSheetCount`, `usageDate` from `microsoft.graph.printUsage`.
 public enum PrintUsageByUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -655,6 +692,9 @@ public typealias Printer = Model<PrinterFields>
 /// The properties of a `Printer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `jobs`, `connectors`, `shares`, `taskTriggers`.
+/// - Remark: Generated from `microsoft.graph.printer`; inherited `id` from `microsoft.graph.entity`; `capabilities`,
+///   `defaults`, `displayName`, `isAcceptingJobs`, `location`, `manufacturer`, `model`, `status`, `jobs` from
+///   `microsoft.graph.printerBase`.
 public enum PrinterFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -712,6 +752,7 @@ public typealias PrinterBase = Model<PrinterBaseFields>
 /// The properties of a `PrinterBase`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `jobs`.
+/// - Remark: Generated from `microsoft.graph.printerBase`; inherited `id` from `microsoft.graph.entity`.
 public enum PrinterBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -768,6 +809,8 @@ public struct PrinterBaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printerBase/jobs`.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
         .init(client: client, path: path.appending("jobs"))
     }
@@ -850,6 +893,8 @@ public typealias PrinterCreateOperation = Model<PrinterCreateOperationFields>
 /// The properties of a `PrinterCreateOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `printer`.
+/// - Remark: Generated from `microsoft.graph.printerCreateOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `status` from `microsoft.graph.printOperation`.
 public enum PrinterCreateOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -894,6 +939,7 @@ public struct PrinterCreateOperationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.printerCreateOperation/printer`.
     public var printer: PrinterRequestBuilder { .init(client: client, path: path.appending("printer")) }
 }
 
@@ -962,6 +1008,7 @@ public struct PrinterDiscoverySettingsFields: FieldSet {
         fields: PrinterDiscoverySettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.printerDiscoverySettings/airPrint`.
     public let airPrint: Field<AirPrintSettings>
 
     private init() {
@@ -3589,21 +3636,29 @@ public struct PrinterRequestBuilder: ModelRequestBuilder {
     }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printer/jobs`.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
         .init(client: client, path: path.appending("jobs"))
     }
 
     /// `connectors.request()` lists them; `connectors("printConnector-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printer/connectors`.
     public var connectors: CollectionRequestBuilder<PrintConnectorRequestBuilder> {
         .init(client: client, path: path.appending("connectors"))
     }
 
     /// `shares.request()` lists them; `shares("printerShare-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printer/shares`.
     public var shares: CollectionRequestBuilder<PrinterShareRequestBuilder> {
         .init(client: client, path: path.appending("shares"))
     }
 
     /// `taskTriggers.request()` lists them; `taskTriggers("printTaskTrigger-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printer/taskTriggers`.
     public var taskTriggers: CollectionRequestBuilder<PrintTaskTriggerRequestBuilder> {
         .init(client: client, path: path.appending("taskTriggers"))
     }
@@ -3649,6 +3704,9 @@ public typealias PrinterShare = Model<PrinterShareFields>
 /// The properties of a `PrinterShare`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `jobs`, `allowedGroups`, `allowedUsers`, `printer`.
+/// - Remark: Generated from `microsoft.graph.printerShare`; inherited `id` from `microsoft.graph.entity`;
+///   `capabilities`, `defaults`, `displayName`, `isAcceptingJobs`, `location`, `manufacturer`, `model`, `status`,
+///   `jobs` from `microsoft.graph.printerBase`.
 public enum PrinterShareFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3721,20 +3779,27 @@ public struct PrinterShareRequestBuilder: ModelRequestBuilder {
     }
 
     /// `jobs.request()` lists them; `jobs("printJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printerShare/jobs`.
     public var jobs: CollectionRequestBuilder<PrintJobRequestBuilder> {
         .init(client: client, path: path.appending("jobs"))
     }
 
     /// `allowedGroups.request()` lists them; `allowedGroups("group-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printerShare/allowedGroups`.
     public var allowedGroups: CollectionRequestBuilder<GroupRequestBuilder> {
         .init(client: client, path: path.appending("allowedGroups"))
     }
 
     /// `allowedUsers.request()` lists them; `allowedUsers("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.printerShare/allowedUsers`.
     public var allowedUsers: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("allowedUsers"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.printerShare/printer`.
     public var printer: PrinterRequestBuilder { .init(client: client, path: path.appending("printer")) }
 }
 
@@ -3750,6 +3815,8 @@ public struct PrinterShareViewpointFields: FieldSet {
         "microsoft.graph.printerShareViewpoint",
         fields: PrinterShareViewpointFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.printerShareViewpoint/lastUsedDateTime`.
     public let lastUsedDateTime: Field<Date>
 
     private init() {
@@ -3788,6 +3855,8 @@ public struct PrivacyFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.privacy", fields: PrivacyFields())
 
     /// Present when the request expanded it (`expand("subjectRightsRequests")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.privacy/subjectRightsRequests`.
     public let subjectRightsRequests: Field<[SubjectRightsRequest]>
 
     private init() {
@@ -3834,6 +3903,8 @@ public struct PrivacyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `subjectRightsRequests.request()` lists them; `subjectRightsRequests("subjectRightsRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privacy/subjectRightsRequests`.
     public var subjectRightsRequests: CollectionRequestBuilder<SubjectRightsRequestRequestBuilder> {
         .init(client: client, path: path.appending("subjectRightsRequests"))
     }
@@ -3850,6 +3921,7 @@ public typealias PrivilegedAccessGroup = Model<PrivilegedAccessGroupFields>
 /// - Present when the request expanded them (`expand(_:)`): `assignmentApprovals`, `assignmentScheduleInstances`,
 ///   `assignmentScheduleRequests`, `assignmentSchedules`, `eligibilityScheduleInstances`,
 ///   `eligibilityScheduleRequests`, `eligibilitySchedules`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum PrivilegedAccessGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3888,6 +3960,9 @@ public typealias PrivilegedAccessGroupAssignmentSchedule = Model<PrivilegedAcces
 /// The properties of a `PrivilegedAccessGroupAssignmentSchedule`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `createdUsing`, `modifiedDateTime`, `scheduleInfo`, `status` from
+///   `microsoft.graph.privilegedAccessSchedule`.
 public enum PrivilegedAccessGroupAssignmentScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3940,6 +4015,8 @@ public typealias PrivilegedAccessGroupAssignmentScheduleInstance =
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleInstance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance`; inherited `id` from
+///   `microsoft.graph.entity`; `endDateTime`, `startDateTime` from `microsoft.graph.privilegedAccessScheduleInstance`.
 public enum PrivilegedAccessGroupAssignmentScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -4014,12 +4091,15 @@ public struct PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder: Mod
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance/activatedUsing`.
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleInstance/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
@@ -4049,6 +4129,10 @@ public typealias PrivilegedAccessGroupAssignmentScheduleRequest =
 /// The properties of a `PrivilegedAccessGroupAssignmentScheduleRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `group`, `principal`, `targetSchedule`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`,
+///   `status` from `microsoft.graph.request`; `action`, `isValidationOnly`, `justification`, `scheduleInfo`,
+///   `ticketInfo` from `microsoft.graph.privilegedAccessScheduleRequest`.
 public enum PrivilegedAccessGroupAssignmentScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -4135,12 +4219,15 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestBuilder: ModelReques
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule/activatedUsing`.
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentSchedule/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
@@ -4193,14 +4280,18 @@ public struct PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder: Mode
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/activatedUsing`.
     public var activatedUsing: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupAssignmentScheduleRequest/targetSchedule`.
     public var targetSchedule: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("targetSchedule"))
     }

@@ -30,6 +30,9 @@ public typealias PrivilegedAccessGroupEligibilitySchedule = Model<PrivilegedAcce
 /// The properties of a `PrivilegedAccessGroupEligibilitySchedule`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`, `principal`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `createdUsing`, `modifiedDateTime`, `scheduleInfo`, `status` from
+///   `microsoft.graph.privilegedAccessSchedule`.
 public enum PrivilegedAccessGroupEligibilityScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -78,6 +81,8 @@ public typealias PrivilegedAccessGroupEligibilityScheduleInstance =
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleInstance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`, `principal`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance`; inherited `id` from
+///   `microsoft.graph.entity`; `endDateTime`, `startDateTime` from `microsoft.graph.privilegedAccessScheduleInstance`.
 public enum PrivilegedAccessGroupEligibilityScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -143,8 +148,10 @@ public struct PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder: Mo
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleInstance/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
@@ -174,6 +181,10 @@ public typealias PrivilegedAccessGroupEligibilityScheduleRequest =
 /// The properties of a `PrivilegedAccessGroupEligibilityScheduleRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`, `principal`, `targetSchedule`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`,
+///   `status` from `microsoft.graph.request`; `action`, `isValidationOnly`, `justification`, `scheduleInfo`,
+///   `ticketInfo` from `microsoft.graph.privilegedAccessScheduleRequest`.
 public enum PrivilegedAccessGroupEligibilityScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -257,8 +268,10 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestBuilder: ModelReque
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilitySchedule/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 }
 
@@ -310,10 +323,13 @@ public struct PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder: Mod
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroupEligibilityScheduleRequest/targetSchedule`.
     public var targetSchedule: PrivilegedAccessGroupEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("targetSchedule"))
     }
@@ -426,11 +442,15 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignmentApprovals.request()` lists them; `assignmentApprovals("approval-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/assignmentApprovals`.
     public var assignmentApprovals: CollectionRequestBuilder<ApprovalRequestBuilder> {
         .init(client: client, path: path.appending("assignmentApprovals"))
     }
 
     /// `assignmentScheduleInstances.request()` lists them; `assignmentScheduleInstances("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/assignmentScheduleInstances`.
     public var assignmentScheduleInstances:
         CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleInstanceRequestBuilder>
     {
@@ -438,6 +458,8 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignmentScheduleRequests.request()` lists them; `assignmentScheduleRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/assignmentScheduleRequests`.
     public var assignmentScheduleRequests:
         CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleRequestRequestBuilder>
     {
@@ -446,11 +468,15 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
 
     /// `assignmentSchedules.request()` lists them; `assignmentSchedules("privilegedAccessGroupAssignmentSchedule-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/assignmentSchedules`.
     public var assignmentSchedules: CollectionRequestBuilder<PrivilegedAccessGroupAssignmentScheduleRequestBuilder> {
         .init(client: client, path: path.appending("assignmentSchedules"))
     }
 
     /// `eligibilityScheduleInstances.request()` lists them; `eligibilityScheduleInstances("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/eligibilityScheduleInstances`.
     public var eligibilityScheduleInstances:
         CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleInstanceRequestBuilder>
     {
@@ -458,6 +484,8 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `eligibilityScheduleRequests.request()` lists them; `eligibilityScheduleRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/eligibilityScheduleRequests`.
     public var eligibilityScheduleRequests:
         CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleRequestRequestBuilder>
     {
@@ -466,6 +494,8 @@ public struct PrivilegedAccessGroupRequestBuilder: ModelRequestBuilder {
 
     /// `eligibilitySchedules.request()` lists them;
     /// `eligibilitySchedules("privilegedAccessGroupEligibilitySchedule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessGroup/eligibilitySchedules`.
     public var eligibilitySchedules: CollectionRequestBuilder<PrivilegedAccessGroupEligibilityScheduleRequestBuilder> {
         .init(client: client, path: path.appending("eligibilitySchedules"))
     }
@@ -480,6 +510,7 @@ public typealias PrivilegedAccessRoot = Model<PrivilegedAccessRootFields>
 /// The properties of a `PrivilegedAccessRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`.
+/// - Remark: Generated from `microsoft.graph.privilegedAccessRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum PrivilegedAccessRootFields: FieldSet {
     public typealias Table = (id: Field<String>, group: Field<PrivilegedAccessGroup>)
 
@@ -512,6 +543,7 @@ public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.privilegedAccessRoot/group`.
     public var group: PrivilegedAccessGroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 }
 
@@ -524,6 +556,8 @@ public struct PrivilegedAccessRootRequestBuilder: ModelRequestBuilder {
 public typealias PrivilegedAccessSchedule = Model<PrivilegedAccessScheduleFields>
 
 /// The properties of a `PrivilegedAccessSchedule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.privilegedAccessSchedule`; inherited `id` from `microsoft.graph.entity`.
 public enum PrivilegedAccessScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -558,6 +592,9 @@ public enum PrivilegedAccessScheduleFields: FieldSet {
 public typealias PrivilegedAccessScheduleInstance = Model<PrivilegedAccessScheduleInstanceFields>
 
 /// The properties of a `PrivilegedAccessScheduleInstance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleInstance`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PrivilegedAccessScheduleInstanceFields: FieldSet {
     public typealias Table = (id: Field<String>, endDateTime: Field<Date>, startDateTime: Field<Date>)
 
@@ -600,6 +637,10 @@ public struct PrivilegedAccessScheduleInstanceRequestBuilder: ModelRequestBuilde
 public typealias PrivilegedAccessScheduleRequest = Model<PrivilegedAccessScheduleRequestFields>
 
 /// The properties of a `PrivilegedAccessScheduleRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.privilegedAccessScheduleRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`,
+///   `status` from `microsoft.graph.request`.
 public enum PrivilegedAccessScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -860,6 +901,10 @@ public enum ProcessContentResponsesFields: FieldSet {
 public typealias ProcessConversationMetadata = Model<ProcessConversationMetadataFields>
 
 /// The properties of a `ProcessConversationMetadata`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.processConversationMetadata`; inherited `content`, `contentCategory`,
+///   `correlationId`, `createdDateTime`, `identifier`, `isTruncated`, `length`, `modifiedDateTime`, `name`,
+///   `sequenceNumber` from `microsoft.graph.processContentMetadataBase`.
 public enum ProcessConversationMetadataFields: FieldSet {
     public typealias Table = (
         content: Field<ContentBase>,
@@ -909,6 +954,10 @@ public enum ProcessConversationMetadataFields: FieldSet {
 public typealias ProcessFileMetadata = Model<ProcessFileMetadataFields>
 
 /// The properties of a `ProcessFileMetadata`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.processFileMetadata`; inherited `content`, `contentCategory`,
+///   `correlationId`, `createdDateTime`, `identifier`, `isTruncated`, `length`, `modifiedDateTime`, `name`,
+///   `sequenceNumber` from `microsoft.graph.processContentMetadataBase`.
 public enum ProcessFileMetadataFields: FieldSet {
     public typealias Table = (
         content: Field<ContentBase>,
@@ -984,6 +1033,9 @@ extension ProcessIntegrityLevel {
 public typealias ProcessingError = Model<ProcessingErrorFields>
 
 /// The properties of a `ProcessingError`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.processingError`; inherited `code`, `innerError`, `message`, `target` from
+///   `microsoft.graph.classifcationErrorBase`; `details` from `microsoft.graph.classificationError`.
 public enum ProcessingErrorFields: FieldSet {
     public typealias Table = (
         code: Field<String>,
@@ -1031,6 +1083,8 @@ public enum ProfileCardAnnotationFields: FieldSet {
 public typealias ProfileCardProperty = Model<ProfileCardPropertyFields>
 
 /// The properties of a `ProfileCardProperty`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.profileCardProperty`; inherited `id` from `microsoft.graph.entity`.
 public enum ProfileCardPropertyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1077,6 +1131,8 @@ public struct ProfileCardPropertyRequestBuilder: ModelRequestBuilder {
 public typealias ProfilePhoto = Model<ProfilePhotoFields>
 
 /// The properties of a `ProfilePhoto`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.profilePhoto`; inherited `id` from `microsoft.graph.entity`.
 public enum ProfilePhotoFields: FieldSet {
     public typealias Table = (id: Field<String>, height: Field<Int32>, width: Field<Int32>)
 
@@ -1111,6 +1167,8 @@ public struct ProfilePhotoRequestBuilder: ModelRequestBuilder {
 public typealias ProfilePropertySetting = Model<ProfilePropertySettingFields>
 
 /// The properties of a `ProfilePropertySetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.profilePropertySetting`; inherited `id` from `microsoft.graph.entity`.
 public enum ProfilePropertySettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1157,6 +1215,8 @@ public struct ProfilePropertySettingRequestBuilder: ModelRequestBuilder {
 public typealias ProfileSource = Model<ProfileSourceFields>
 
 /// The properties of a `ProfileSource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.profileSource`; inherited `id` from `microsoft.graph.entity`.
 public enum ProfileSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1266,6 +1326,8 @@ extension PromptLoginBehavior {
 public typealias PronounsSettings = Model<PronounsSettingsFields>
 
 /// The properties of a `PronounsSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.pronounsSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum PronounsSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, isEnabledInOrganization: Field<Bool>)
 
@@ -1302,6 +1364,9 @@ public struct PronounsSettingsRequestBuilder: ModelRequestBuilder {
 public typealias ProtectedApplicationMetadata = Model<ProtectedApplicationMetadataFields>
 
 /// The properties of a `ProtectedApplicationMetadata`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.protectedApplicationMetadata`; inherited `name`, `version` from
+///   `microsoft.graph.integratedApplicationMetadata`.
 public enum ProtectedApplicationMetadataFields: FieldSet {
     public typealias Table = (name: Field<String>, version: Field<String>, applicationLocation: Field<PolicyLocation>)
 
@@ -1367,6 +1432,8 @@ public enum ProtectionPolicyArtifactCountFields: FieldSet {
 public typealias ProtectionPolicyBase = Model<ProtectionPolicyBaseFields>
 
 /// The properties of a `ProtectionPolicyBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.protectionPolicyBase`; inherited `id` from `microsoft.graph.entity`.
 public enum ProtectionPolicyBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1471,6 +1538,8 @@ extension ProtectionPolicyStatus {
 public typealias ProtectionRuleBase = Model<ProtectionRuleBaseFields>
 
 /// The properties of a `ProtectionRuleBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.protectionRuleBase`; inherited `id` from `microsoft.graph.entity`.
 public enum ProtectionRuleBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -49,6 +49,8 @@ extension ProtectionSource {
 public typealias ProtectionUnitBase = Model<ProtectionUnitBaseFields>
 
 /// The properties of a `ProtectionUnitBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.protectionUnitBase`; inherited `id` from `microsoft.graph.entity`.
 public enum ProtectionUnitBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -167,6 +169,8 @@ extension ProtectionUnitStatus {
 public typealias ProtectionUnitsBulkJobBase = Model<ProtectionUnitsBulkJobBaseFields>
 
 /// The properties of a `ProtectionUnitsBulkJobBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.protectionUnitsBulkJobBase`; inherited `id` from `microsoft.graph.entity`.
 public enum ProtectionUnitsBulkJobBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -252,6 +256,7 @@ public struct ProvisionChannelEmailResultFields: FieldSet {
         fields: ProvisionChannelEmailResultFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.provisionChannelEmailResult/email`.
     public let email: Field<String>
 
     private init() {
@@ -266,6 +271,9 @@ public struct ProvisionChannelEmailResultFields: FieldSet {
 public typealias ProvisionedIdentity = Model<ProvisionedIdentityFields>
 
 /// The properties of a `ProvisionedIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.provisionedIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum ProvisionedIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -377,6 +385,8 @@ public enum ProvisioningErrorInfoFields: FieldSet {
 public typealias ProvisioningObjectSummary = Model<ProvisioningObjectSummaryFields>
 
 /// The properties of a `ProvisioningObjectSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.provisioningObjectSummary`; inherited `id` from `microsoft.graph.entity`.
 public enum ProvisioningObjectSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -469,6 +479,9 @@ extension ProvisioningResult {
 public typealias ProvisioningServicePrincipal = Model<ProvisioningServicePrincipalFields>
 
 /// The properties of a `ProvisioningServicePrincipal`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.provisioningServicePrincipal`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum ProvisioningServicePrincipalFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>)
 
@@ -580,6 +593,9 @@ extension ProvisioningStepType {
 public typealias ProvisioningSystem = Model<ProvisioningSystemFields>
 
 /// The properties of a `ProvisioningSystem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.provisioningSystem`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum ProvisioningSystemFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, details: Field<DetailsInfo>)
 
@@ -619,6 +635,7 @@ public struct PublicClientApplicationFields: FieldSet {
         fields: PublicClientApplicationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.publicClientApplication/redirectUris`.
     public let redirectUris: Field<[String]>
 
     private init() {
@@ -679,6 +696,8 @@ public typealias PublicErrorResponse = Model<PublicErrorResponseFields>
 /// The properties of a `PublicErrorResponse`, inherited ones included.
 public struct PublicErrorResponseFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.publicErrorResponse", fields: PublicErrorResponseFields())
+
+    /// - Remark: Generated from `microsoft.graph.publicErrorResponse/error`.
     public let error: Field<PublicError>
 
     private init() {
@@ -721,6 +740,8 @@ public typealias PublicKeyInfrastructureRoot = Model<PublicKeyInfrastructureRoot
 /// The properties of a `PublicKeyInfrastructureRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `certificateBasedAuthConfigurations`.
+/// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum PublicKeyInfrastructureRootFields: FieldSet {
     public typealias Table = (id: Field<String>, certificateBasedAuthConfigurations: Field<[CertificateBasedAuthPki]>)
 
@@ -764,6 +785,8 @@ public struct PublicKeyInfrastructureRootRequestBuilder: ModelRequestBuilder {
 
     /// `certificateBasedAuthConfigurations.request()` lists them;
     /// `certificateBasedAuthConfigurations("certificateBasedAuthPki-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.publicKeyInfrastructureRoot/certificateBasedAuthConfigurations`.
     public var certificateBasedAuthConfigurations: CollectionRequestBuilder<CertificateBasedAuthPkiRequestBuilder> {
         .init(client: client, path: path.appending("certificateBasedAuthConfigurations"))
     }
@@ -792,6 +815,8 @@ public enum PublicationFacetFields: FieldSet {
 public typealias QrCode = Model<QrCodeFields>
 
 /// The properties of a `QrCode`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.qrCode`; inherited `id` from `microsoft.graph.entity`.
 public enum QrCodeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -851,6 +876,8 @@ public typealias QrCodePinAuthenticationMethod = Model<QrCodePinAuthenticationMe
 /// The properties of a `QrCodePinAuthenticationMethod`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `pin`, `standardQRCode`, `temporaryQRCode`.
+/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum QrCodePinAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -884,6 +911,8 @@ public typealias QrCodePinAuthenticationMethodConfiguration = Model<QrCodePinAut
 /// The properties of a `QrCodePinAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum QrCodePinAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -931,6 +960,8 @@ public struct QrCodePinAuthenticationMethodConfigurationRequestBuilder: ModelReq
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -963,10 +994,13 @@ public struct QrCodePinAuthenticationMethodRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod/pin`.
     public var pin: QrPinRequestBuilder { .init(client: client, path: path.appending("pin")) }
 
+    /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod/standardQRCode`.
     public var standardQRCode: QrCodeRequestBuilder { .init(client: client, path: path.appending("standardQRCode")) }
 
+    /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod/temporaryQRCode`.
     public var temporaryQRCode: QrCodeRequestBuilder { .init(client: client, path: path.appending("temporaryQRCode")) }
 
     /// - Remark: Generated from `microsoft.graph.qrCodePinAuthenticationMethod/resetPassword` (POST).
@@ -1003,6 +1037,8 @@ public struct QrCodeRequestBuilder: ModelRequestBuilder {
 public typealias QrPin = Model<QrPinFields>
 
 /// The properties of a `QrPin`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.qrPin`; inherited `id` from `microsoft.graph.entity`.
 public enum QrPinFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

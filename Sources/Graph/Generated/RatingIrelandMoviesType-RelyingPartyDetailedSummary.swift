@@ -312,6 +312,7 @@ public typealias RbacApplication = Model<RbacApplicationFields>
 /// - Present when the request expanded them (`expand(_:)`): `resourceNamespaces`, `roleAssignments`,
 ///   `roleAssignmentScheduleInstances`, `roleAssignmentScheduleRequests`, `roleAssignmentSchedules`, `roleDefinitions`,
 ///   `roleEligibilityScheduleInstances`, `roleEligibilityScheduleRequests`, `roleEligibilitySchedules`.
+/// - Remark: Generated from `microsoft.graph.rbacApplication`; inherited `id` from `microsoft.graph.entity`.
 public enum RbacApplicationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -394,16 +395,22 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 
     /// `resourceNamespaces.request()` lists them; `resourceNamespaces("unifiedRbacResourceNamespace-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/resourceNamespaces`.
     public var resourceNamespaces: CollectionRequestBuilder<UnifiedRbacResourceNamespaceRequestBuilder> {
         .init(client: client, path: path.appending("resourceNamespaces"))
     }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("unifiedRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleAssignments`.
     public var roleAssignments: CollectionRequestBuilder<UnifiedRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("roleAssignments"))
     }
 
     /// `roleAssignmentScheduleInstances.request()` lists them; `roleAssignmentScheduleInstances("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleAssignmentScheduleInstances`.
     public var roleAssignmentScheduleInstances:
         CollectionRequestBuilder<UnifiedRoleAssignmentScheduleInstanceRequestBuilder>
     {
@@ -412,6 +419,8 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 
     /// `roleAssignmentScheduleRequests.request()` lists them;
     /// `roleAssignmentScheduleRequests("unifiedRoleAssignmentScheduleRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleAssignmentScheduleRequests`.
     public var roleAssignmentScheduleRequests:
         CollectionRequestBuilder<UnifiedRoleAssignmentScheduleRequestRequestBuilder>
     {
@@ -420,16 +429,22 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 
     /// `roleAssignmentSchedules.request()` lists them; `roleAssignmentSchedules("unifiedRoleAssignmentSchedule-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleAssignmentSchedules`.
     public var roleAssignmentSchedules: CollectionRequestBuilder<UnifiedRoleAssignmentScheduleRequestBuilder> {
         .init(client: client, path: path.appending("roleAssignmentSchedules"))
     }
 
     /// `roleDefinitions.request()` lists them; `roleDefinitions("unifiedRoleDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleDefinitions`.
     public var roleDefinitions: CollectionRequestBuilder<UnifiedRoleDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("roleDefinitions"))
     }
 
     /// `roleEligibilityScheduleInstances.request()` lists them; `roleEligibilityScheduleInstances("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleEligibilityScheduleInstances`.
     public var roleEligibilityScheduleInstances:
         CollectionRequestBuilder<UnifiedRoleEligibilityScheduleInstanceRequestBuilder>
     {
@@ -437,6 +452,8 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `roleEligibilityScheduleRequests.request()` lists them; `roleEligibilityScheduleRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleEligibilityScheduleRequests`.
     public var roleEligibilityScheduleRequests:
         CollectionRequestBuilder<UnifiedRoleEligibilityScheduleRequestRequestBuilder>
     {
@@ -445,6 +462,8 @@ public struct RbacApplicationRequestBuilder: ModelRequestBuilder {
 
     /// `roleEligibilitySchedules.request()` lists them; `roleEligibilitySchedules("unifiedRoleEligibilitySchedule-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.rbacApplication/roleEligibilitySchedules`.
     public var roleEligibilitySchedules: CollectionRequestBuilder<UnifiedRoleEligibilityScheduleRequestBuilder> {
         .init(client: client, path: path.appending("roleEligibilitySchedules"))
     }
@@ -477,6 +496,9 @@ public enum ReactionsFacetFields: FieldSet {
 public typealias ReadingAssignmentSubmission = Model<ReadingAssignmentSubmissionFields>
 
 /// The properties of a `ReadingAssignmentSubmission`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.readingAssignmentSubmission`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ReadingAssignmentSubmissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -559,6 +581,8 @@ public struct ReadingAssignmentSubmissionRequestBuilder: ModelRequestBuilder {
 public typealias ReadingCoachPassage = Model<ReadingCoachPassageFields>
 
 /// The properties of a `ReadingCoachPassage`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.readingCoachPassage`; inherited `id` from `microsoft.graph.entity`.
 public enum ReadingCoachPassageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -684,6 +708,7 @@ public struct RecipientFields: FieldSet {
         fields: RecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.recipient/emailAddress`.
     public let emailAddress: Field<EmailAddress>
 
     private init() {
@@ -740,6 +765,9 @@ public enum RecommendedActionFields: FieldSet {
 public typealias RecordOperation = Model<RecordOperationFields>
 
 /// The properties of a `RecordOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.recordOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum RecordOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -933,6 +961,9 @@ public typealias RecycleBin = Model<RecycleBinFields>
 /// The properties of a `RecycleBin`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `items`.
+/// - Remark: Generated from `microsoft.graph.recycleBin`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum RecycleBinFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -982,6 +1013,9 @@ public typealias RecycleBinItem = Model<RecycleBinItemFields>
 /// The properties of a `RecycleBinItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`.
+/// - Remark: Generated from `microsoft.graph.recycleBinItem`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`,
+///   `parentReference`, `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum RecycleBinItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1049,8 +1083,10 @@ public struct RecycleBinItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.recycleBinItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.recycleBinItem/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
@@ -1082,13 +1118,17 @@ public struct RecycleBinRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.recycleBin/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.recycleBin/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
     /// `items.request()` lists them; `items("recycleBinItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recycleBin/items`.
     public var items: CollectionRequestBuilder<RecycleBinItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
@@ -1103,6 +1143,8 @@ public typealias RecycleBinSettings = Model<RecycleBinSettingsFields>
 /// The properties of a `RecycleBinSettings`, inherited ones included.
 public struct RecycleBinSettingsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.recycleBinSettings", fields: RecycleBinSettingsFields())
+
+    /// - Remark: Generated from `microsoft.graph.recycleBinSettings/retentionPeriodOverrideDays`.
     public let retentionPeriodOverrideDays: Field<Int32>
 
     private init() {
@@ -1133,6 +1175,9 @@ public enum RedirectUriSettingsFields: FieldSet {
 public typealias ReferenceAttachment = Model<ReferenceAttachmentFields>
 
 /// The properties of a `ReferenceAttachment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.referenceAttachment`; inherited `id` from `microsoft.graph.entity`;
+///   `contentType`, `isInline`, `lastModifiedDateTime`, `name`, `size` from `microsoft.graph.attachment`.
 public enum ReferenceAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1217,6 +1262,8 @@ public enum ReferencedObjectFields: FieldSet {
 public typealias ReflectCheckInResponse = Model<ReflectCheckInResponseFields>
 
 /// The properties of a `ReflectCheckInResponse`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.reflectCheckInResponse`; inherited `id` from `microsoft.graph.entity`.
 public enum ReflectCheckInResponseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1283,6 +1330,7 @@ public struct RegistrationEnforcementFields: FieldSet {
         fields: RegistrationEnforcementFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.registrationEnforcement/authenticationMethodsRegistrationCampaign`.
     public let authenticationMethodsRegistrationCampaign: Field<AuthenticationMethodsRegistrationCampaign>
 
     private init() {
@@ -1450,6 +1498,7 @@ public struct RejectJoinResponseFields: FieldSet {
         fields: RejectJoinResponseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.rejectJoinResponse/reason`.
     public let reason: Field<RejectReason>
 
     private init() {
@@ -1510,6 +1559,9 @@ public enum RelatedContactFields: FieldSet {
 public typealias RelyingPartyDetailedSummary = Model<RelyingPartyDetailedSummaryFields>
 
 /// The properties of a `RelyingPartyDetailedSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.relyingPartyDetailedSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum RelyingPartyDetailedSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

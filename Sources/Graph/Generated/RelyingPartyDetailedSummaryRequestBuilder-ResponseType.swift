@@ -94,6 +94,8 @@ extension RemoteAssistanceOnboardingStatus {
 public typealias RemoteAssistancePartner = Model<RemoteAssistancePartnerFields>
 
 /// The properties of a `RemoteAssistancePartner`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.remoteAssistancePartner`; inherited `id` from `microsoft.graph.entity`.
 public enum RemoteAssistancePartnerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -160,6 +162,8 @@ public typealias RemoteDesktopSecurityConfiguration = Model<RemoteDesktopSecurit
 /// The properties of a `RemoteDesktopSecurityConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `approvedClientApps`, `targetDeviceGroups`.
+/// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum RemoteDesktopSecurityConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -206,11 +210,15 @@ public struct RemoteDesktopSecurityConfigurationRequestBuilder: ModelRequestBuil
     }
 
     /// `approvedClientApps.request()` lists them; `approvedClientApps("approvedClientApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration/approvedClientApps`.
     public var approvedClientApps: CollectionRequestBuilder<ApprovedClientAppRequestBuilder> {
         .init(client: client, path: path.appending("approvedClientApps"))
     }
 
     /// `targetDeviceGroups.request()` lists them; `targetDeviceGroups("targetDeviceGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteDesktopSecurityConfiguration/targetDeviceGroups`.
     public var targetDeviceGroups: CollectionRequestBuilder<TargetDeviceGroupRequestBuilder> {
         .init(client: client, path: path.appending("targetDeviceGroups"))
     }
@@ -279,6 +287,9 @@ public enum RemoteItemFields: FieldSet {
 public typealias RemoteLockActionResult = Model<RemoteLockActionResultFields>
 
 /// The properties of a `RemoteLockActionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.remoteLockActionResult`; inherited `actionName`, `actionState`,
+///   `lastUpdatedDateTime`, `startDateTime` from `microsoft.graph.deviceActionResult`.
 public enum RemoteLockActionResultFields: FieldSet {
     public typealias Table = (
         actionName: Field<String>,
@@ -308,6 +319,9 @@ public enum RemoteLockActionResultFields: FieldSet {
 public typealias RemoteTenantGroup = Model<RemoteTenantGroupFields>
 
 /// The properties of a `RemoteTenantGroup`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.remoteTenantGroup`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum RemoteTenantGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -485,6 +499,8 @@ public typealias RemovedState = Model<RemovedStateFields>
 /// The properties of a `RemovedState`, inherited ones included.
 public struct RemovedStateFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.removedState", fields: RemovedStateFields())
+
+    /// - Remark: Generated from `microsoft.graph.removedState/reason`.
     public let reason: Field<String>
 
     private init() {
@@ -676,34 +692,45 @@ public struct ReportRootRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.reportRoot/authenticationMethods`.
     public var authenticationMethods: AuthenticationMethodsRootRequestBuilder {
         .init(client: client, path: path.appending("authenticationMethods"))
     }
 
     /// `dailyPrintUsageByPrinter.request()` lists them; `dailyPrintUsageByPrinter("printUsageByPrinter-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportRoot/dailyPrintUsageByPrinter`.
     public var dailyPrintUsageByPrinter: CollectionRequestBuilder<PrintUsageByPrinterRequestBuilder> {
         .init(client: client, path: path.appending("dailyPrintUsageByPrinter"))
     }
 
     /// `dailyPrintUsageByUser.request()` lists them; `dailyPrintUsageByUser("printUsageByUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportRoot/dailyPrintUsageByUser`.
     public var dailyPrintUsageByUser: CollectionRequestBuilder<PrintUsageByUserRequestBuilder> {
         .init(client: client, path: path.appending("dailyPrintUsageByUser"))
     }
 
     /// `monthlyPrintUsageByPrinter.request()` lists them; `monthlyPrintUsageByPrinter("printUsageByPrinter-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportRoot/monthlyPrintUsageByPrinter`.
     public var monthlyPrintUsageByPrinter: CollectionRequestBuilder<PrintUsageByPrinterRequestBuilder> {
         .init(client: client, path: path.appending("monthlyPrintUsageByPrinter"))
     }
 
     /// `monthlyPrintUsageByUser.request()` lists them; `monthlyPrintUsageByUser("printUsageByUser-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportRoot/monthlyPrintUsageByUser`.
     public var monthlyPrintUsageByUser: CollectionRequestBuilder<PrintUsageByUserRequestBuilder> {
         .init(client: client, path: path.appending("monthlyPrintUsageByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.reportRoot/partners`.
     public var partners: PartnersRequestBuilder { .init(client: client, path: path.appending("partners")) }
 
+    /// - Remark: Generated from `microsoft.graph.reportRoot/security`.
     public var security: SecurityReportsRootRequestBuilder { .init(client: client, path: path.appending("security")) }
 
     /// - Remark: Generated from `microsoft.graph.reportRoot/deviceConfigurationDeviceActivity` (GET).
@@ -1943,6 +1970,7 @@ public typealias ReportsRoot = Model<ReportsRootFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `readingAssignmentSubmissions`, `readingCoachPassages`,
 ///   `reflectCheckInResponses`, `speakerAssignmentSubmissions`.
+/// - Remark: Generated from `microsoft.graph.reportsRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum ReportsRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1994,23 +2022,31 @@ public struct ReportsRootRequestBuilder: ModelRequestBuilder {
 
     /// `readingAssignmentSubmissions.request()` lists them;
     /// `readingAssignmentSubmissions("readingAssignmentSubmission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportsRoot/readingAssignmentSubmissions`.
     public var readingAssignmentSubmissions: CollectionRequestBuilder<ReadingAssignmentSubmissionRequestBuilder> {
         .init(client: client, path: path.appending("readingAssignmentSubmissions"))
     }
 
     /// `readingCoachPassages.request()` lists them; `readingCoachPassages("readingCoachPassage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportsRoot/readingCoachPassages`.
     public var readingCoachPassages: CollectionRequestBuilder<ReadingCoachPassageRequestBuilder> {
         .init(client: client, path: path.appending("readingCoachPassages"))
     }
 
     /// `reflectCheckInResponses.request()` lists them; `reflectCheckInResponses("reflectCheckInResponse-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportsRoot/reflectCheckInResponses`.
     public var reflectCheckInResponses: CollectionRequestBuilder<ReflectCheckInResponseRequestBuilder> {
         .init(client: client, path: path.appending("reflectCheckInResponses"))
     }
 
     /// `speakerAssignmentSubmissions.request()` lists them;
     /// `speakerAssignmentSubmissions("speakerAssignmentSubmission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.reportsRoot/speakerAssignmentSubmissions`.
     public var speakerAssignmentSubmissions: CollectionRequestBuilder<SpeakerAssignmentSubmissionRequestBuilder> {
         .init(client: client, path: path.appending("speakerAssignmentSubmissions"))
     }
@@ -2023,6 +2059,8 @@ public struct ReportsRootRequestBuilder: ModelRequestBuilder {
 public typealias Request = Model<RequestFields>
 
 /// The properties of a `Request`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.request`; inherited `id` from `microsoft.graph.entity`.
 public enum RequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2129,6 +2167,7 @@ public struct RequestorManagerFields: FieldSet {
         fields: RequestorManagerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.requestorManager/managerLevel`.
     public let managerLevel: Field<Int32>
 
     private init() {
@@ -2177,6 +2216,10 @@ public typealias ResellerDelegatedAdminRelationship = Model<ResellerDelegatedAdm
 /// The properties of a `ResellerDelegatedAdminRelationship`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `accessAssignments`, `operations`, `requests`.
+/// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship`; inherited `id` from
+///   `microsoft.graph.entity`; `accessDetails`, `activatedDateTime`, `autoExtendDuration`, `createdDateTime`,
+///   `customer`, `displayName`, `duration`, `endDateTime`, `lastModifiedDateTime`, `status`, `accessAssignments`,
+///   `operations`, `requests` from `microsoft.graph.delegatedAdminRelationship`.
 public enum ResellerDelegatedAdminRelationshipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2249,16 +2292,22 @@ public struct ResellerDelegatedAdminRelationshipRequestBuilder: ModelRequestBuil
 
     /// `accessAssignments.request()` lists them; `accessAssignments("delegatedAdminAccessAssignment-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship/accessAssignments`.
     public var accessAssignments: CollectionRequestBuilder<DelegatedAdminAccessAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("accessAssignments"))
     }
 
     /// `operations.request()` lists them; `operations("delegatedAdminRelationshipOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship/operations`.
     public var operations: CollectionRequestBuilder<DelegatedAdminRelationshipOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `requests.request()` lists them; `requests("delegatedAdminRelationshipRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.resellerDelegatedAdminRelationship/requests`.
     public var requests: CollectionRequestBuilder<DelegatedAdminRelationshipRequestRequestBuilder> {
         .init(client: client, path: path.appending("requests"))
     }
@@ -2289,6 +2338,9 @@ public struct ReservablePlaceModeFields: FieldSet {
 public typealias ResetPasscodeActionResult = Model<ResetPasscodeActionResultFields>
 
 /// The properties of a `ResetPasscodeActionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.resetPasscodeActionResult`; inherited `actionName`, `actionState`,
+///   `lastUpdatedDateTime`, `startDateTime` from `microsoft.graph.deviceActionResult`.
 public enum ResetPasscodeActionResultFields: FieldSet {
     public typealias Table = (
         actionName: Field<String>,
@@ -2473,6 +2525,8 @@ extension ResourceLinkType {
 public typealias ResourceOperation = Model<ResourceOperationFields>
 
 /// The properties of a `ResourceOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.resourceOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum ResourceOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2579,6 +2633,9 @@ public enum ResourceSpecificPermissionFields: FieldSet {
 public typealias ResourceSpecificPermissionGrant = Model<ResourceSpecificPermissionGrantFields>
 
 /// The properties of a `ResourceSpecificPermissionGrant`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.resourceSpecificPermissionGrant`; inherited `id` from
+///   `microsoft.graph.entity`; `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum ResourceSpecificPermissionGrantFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -79,6 +79,7 @@ public typealias RestoreArtifactBase = Model<RestoreArtifactBaseFields>
 /// The properties of a `RestoreArtifactBase`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
+/// - Remark: Generated from `microsoft.graph.restoreArtifactBase`; inherited `id` from `microsoft.graph.entity`.
 public enum RestoreArtifactBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -128,6 +129,7 @@ public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.restoreArtifactBase/restorePoint`.
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
 
@@ -138,6 +140,9 @@ public struct RestoreArtifactBaseRequestBuilder: ModelRequestBuilder {
 public typealias RestoreArtifactsBulkRequestBase = Model<RestoreArtifactsBulkRequestBaseFields>
 
 /// The properties of a `RestoreArtifactsBulkRequestBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.restoreArtifactsBulkRequestBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum RestoreArtifactsBulkRequestBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -247,6 +252,7 @@ public typealias RestorePoint = Model<RestorePointFields>
 /// The properties of a `RestorePoint`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `protectionUnit`.
+/// - Remark: Generated from `microsoft.graph.restorePoint`; inherited `id` from `microsoft.graph.entity`.
 public enum RestorePointFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -308,6 +314,7 @@ public struct RestorePointRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.restorePoint/protectionUnit`.
     public var protectionUnit: ProtectionUnitBaseRequestBuilder {
         .init(client: client, path: path.appending("protectionUnit"))
     }
@@ -427,6 +434,8 @@ public enum RestoreSessionArtifactCountFields: FieldSet {
 public typealias RestoreSessionBase = Model<RestoreSessionBaseFields>
 
 /// The properties of a `RestoreSessionBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.restoreSessionBase`; inherited `id` from `microsoft.graph.entity`.
 public enum RestoreSessionBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -528,6 +537,9 @@ extension RestoreSessionStatus {
 public typealias RestrictAccessAction = Model<RestrictAccessActionFields>
 
 /// The properties of a `RestrictAccessAction`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.restrictAccessAction`; inherited `action` from
+///   `microsoft.graph.dlpActionInfo`; `restrictionAction` from `microsoft.graph.restrictAccessActionBase`.
 public enum RestrictAccessActionFields: FieldSet {
     public typealias Table = (action: Field<DlpAction>, restrictionAction: Field<RestrictionAction>)
 
@@ -547,6 +559,9 @@ public enum RestrictAccessActionFields: FieldSet {
 public typealias RestrictAccessActionBase = Model<RestrictAccessActionBaseFields>
 
 /// The properties of a `RestrictAccessActionBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.restrictAccessActionBase`; inherited `action` from
+///   `microsoft.graph.dlpActionInfo`.
 public enum RestrictAccessActionBaseFields: FieldSet {
     public typealias Table = (action: Field<DlpAction>, restrictionAction: Field<RestrictionAction>)
 
@@ -633,6 +648,8 @@ public typealias ResultTemplateOption = Model<ResultTemplateOptionFields>
 /// The properties of a `ResultTemplateOption`, inherited ones included.
 public struct ResultTemplateOptionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.resultTemplateOption", fields: ResultTemplateOptionFields())
+
+    /// - Remark: Generated from `microsoft.graph.resultTemplateOption/enableResultTemplate`.
     public let enableResultTemplate: Field<Bool>
 
     private init() {
@@ -789,6 +806,8 @@ public typealias RetrievalResponse = Model<RetrievalResponseFields>
 /// The properties of a `RetrievalResponse`, inherited ones included.
 public struct RetrievalResponseFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.retrievalResponse", fields: RetrievalResponseFields())
+
+    /// - Remark: Generated from `microsoft.graph.retrievalResponse/retrievalHits`.
     public let retrievalHits: Field<[RetrievalHit]>
 
     private init() {
@@ -819,6 +838,10 @@ public enum RgbColorFields: FieldSet {
 public typealias RichLongRunningOperation = Model<RichLongRunningOperationFields>
 
 /// The properties of a `RichLongRunningOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.richLongRunningOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `lastActionDateTime`, `resourceLocation`, `status`, `statusDetail` from
+///   `microsoft.graph.longRunningOperation`.
 public enum RichLongRunningOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -951,6 +974,8 @@ extension RiskDetail {
 public typealias RiskDetection = Model<RiskDetectionFields>
 
 /// The properties of a `RiskDetection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.riskDetection`; inherited `id` from `microsoft.graph.entity`.
 public enum RiskDetectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1187,18 +1212,24 @@ public struct RiskPreventionContainerRequestBuilder: ModelRequestBuilder {
 
     /// `fraudProtectionProviders.request()` lists them; `fraudProtectionProviders("fraudProtectionProvider-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskPreventionContainer/fraudProtectionProviders`.
     public var fraudProtectionProviders: CollectionRequestBuilder<FraudProtectionProviderRequestBuilder> {
         .init(client: client, path: path.appending("fraudProtectionProviders"))
     }
 
     /// `webApplicationFirewallProviders.request()` lists them;
     /// `webApplicationFirewallProviders("webApplicationFirewallProvider-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskPreventionContainer/webApplicationFirewallProviders`.
     public var webApplicationFirewallProviders: CollectionRequestBuilder<WebApplicationFirewallProviderRequestBuilder> {
         .init(client: client, path: path.appending("webApplicationFirewallProviders"))
     }
 
     /// `webApplicationFirewallVerifications.request()` lists them; `webApplicationFirewallVerifications("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskPreventionContainer/webApplicationFirewallVerifications`.
     public var webApplicationFirewallVerifications:
         CollectionRequestBuilder<WebApplicationFirewallVerificationModelRequestBuilder>
     {
@@ -1279,6 +1310,7 @@ public typealias RiskyServicePrincipal = Model<RiskyServicePrincipalFields>
 /// The properties of a `RiskyServicePrincipal`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `history`.
+/// - Remark: Generated from `microsoft.graph.riskyServicePrincipal`; inherited `id` from `microsoft.graph.entity`.
 public enum RiskyServicePrincipalFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1323,6 +1355,10 @@ public typealias RiskyServicePrincipalHistoryItem = Model<RiskyServicePrincipalH
 /// The properties of a `RiskyServicePrincipalHistoryItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `history`.
+/// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem`; inherited `id` from
+///   `microsoft.graph.entity`; `appId`, `displayName`, `isEnabled`, `isProcessing`, `riskDetail`,
+///   `riskLastUpdatedDateTime`, `riskLevel`, `riskState`, `servicePrincipalType`, `history` from
+///   `microsoft.graph.riskyServicePrincipal`.
 public enum RiskyServicePrincipalHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1388,6 +1424,8 @@ public struct RiskyServicePrincipalHistoryItemRequestBuilder: ModelRequestBuilde
     }
 
     /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipalHistoryItem/history`.
     public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {
         .init(client: client, path: path.appending("history"))
     }
@@ -1440,6 +1478,8 @@ public struct RiskyServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 
     /// `history.request()` lists them; `history("riskyServicePrincipalHistoryItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskyServicePrincipal/history`.
     public var history: CollectionRequestBuilder<RiskyServicePrincipalHistoryItemRequestBuilder> {
         .init(client: client, path: path.appending("history"))
     }

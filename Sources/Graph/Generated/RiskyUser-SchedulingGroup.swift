@@ -13,6 +13,7 @@ public typealias RiskyUser = Model<RiskyUserFields>
 /// The properties of a `RiskyUser`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `history`.
+/// - Remark: Generated from `microsoft.graph.riskyUser`; inherited `id` from `microsoft.graph.entity`.
 public enum RiskyUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -55,6 +56,9 @@ public typealias RiskyUserHistoryItem = Model<RiskyUserHistoryItemFields>
 /// The properties of a `RiskyUserHistoryItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `history`.
+/// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem`; inherited `id` from `microsoft.graph.entity`;
+///   `isDeleted`, `isProcessing`, `riskDetail`, `riskLastUpdatedDateTime`, `riskLevel`, `riskState`, `userDisplayName`,
+///   `userPrincipalName`, `history` from `microsoft.graph.riskyUser`.
 public enum RiskyUserHistoryItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -121,6 +125,8 @@ public struct RiskyUserHistoryItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskyUserHistoryItem/history`.
     public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
         .init(client: client, path: path.appending("history"))
     }
@@ -183,6 +189,8 @@ public struct RiskyUserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `history.request()` lists them; `history("riskyUserHistoryItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.riskyUser/history`.
     public var history: CollectionRequestBuilder<RiskyUserHistoryItemRequestBuilder> {
         .init(client: client, path: path.appending("history"))
     }
@@ -226,6 +234,7 @@ public typealias RoleAssignment = Model<RoleAssignmentFields>
 /// The properties of a `RoleAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.roleAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum RoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -271,6 +280,7 @@ public struct RoleAssignmentRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.roleAssignment/roleDefinition`.
     public var roleDefinition: RoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -337,6 +347,7 @@ public typealias RoleDefinition = Model<RoleDefinitionFields>
 /// The properties of a `RoleDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `roleAssignments`.
+/// - Remark: Generated from `microsoft.graph.roleDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum RoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -385,6 +396,8 @@ public struct RoleDefinitionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `roleAssignments.request()` lists them; `roleAssignments("roleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.roleDefinition/roleAssignments`.
     public var roleAssignments: CollectionRequestBuilder<RoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("roleAssignments"))
     }
@@ -485,8 +498,10 @@ public struct RoleManagementRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.roleManagement/directory`.
     public var directory: RbacApplicationRequestBuilder { .init(client: client, path: path.appending("directory")) }
 
+    /// - Remark: Generated from `microsoft.graph.roleManagement/entitlementManagement`.
     public var entitlementManagement: RbacApplicationRequestBuilder {
         .init(client: client, path: path.appending("entitlementManagement"))
     }
@@ -501,6 +516,8 @@ public typealias RolePermission = Model<RolePermissionFields>
 /// The properties of a `RolePermission`, inherited ones included.
 public struct RolePermissionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.rolePermission", fields: RolePermissionFields())
+
+    /// - Remark: Generated from `microsoft.graph.rolePermission/resourceActions`.
     public let resourceActions: Field<[ResourceAction]>
 
     private init() {
@@ -537,6 +554,9 @@ public typealias Room = Model<RoomFields>
 /// The properties of a `Room`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.room`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum RoomFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -602,6 +622,9 @@ public typealias RoomList = Model<RoomListFields>
 /// The properties of a `RoomList`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`, `rooms`, `workspaces`.
+/// - Remark: Generated from `microsoft.graph.roomList`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum RoomListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -670,16 +693,22 @@ public struct RoomListRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.roomList/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
 
     /// `rooms.request()` lists them; `rooms("room-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.roomList/rooms`.
     public var rooms: CollectionRequestBuilder<RoomRequestBuilder> {
         .init(client: client, path: path.appending("rooms"))
     }
 
     /// `workspaces.request()` lists them; `workspaces("workspace-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.roomList/workspaces`.
     public var workspaces: CollectionRequestBuilder<WorkspaceRequestBuilder> {
         .init(client: client, path: path.appending("workspaces"))
     }
@@ -715,6 +744,8 @@ public struct RoomRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.room/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -780,6 +811,9 @@ extension RootDomains {
 public typealias RotateBitLockerKeysDeviceActionResult = Model<RotateBitLockerKeysDeviceActionResultFields>
 
 /// The properties of a `RotateBitLockerKeysDeviceActionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.rotateBitLockerKeysDeviceActionResult`; inherited `actionName`,
+///   `actionState`, `lastUpdatedDateTime`, `startDateTime` from `microsoft.graph.deviceActionResult`.
 public enum RotateBitLockerKeysDeviceActionResultFields: FieldSet {
     public typealias Table = (
         actionName: Field<String>,
@@ -845,6 +879,8 @@ public typealias RubricCriterion = Model<RubricCriterionFields>
 /// The properties of a `RubricCriterion`, inherited ones included.
 public struct RubricCriterionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.rubricCriterion", fields: RubricCriterionFields())
+
+    /// - Remark: Generated from `microsoft.graph.rubricCriterion/description`.
     public let description: Field<EducationItemBody>
 
     private init() {
@@ -977,6 +1013,10 @@ public typealias SamlOrWsFedExternalDomainFederation = Model<SamlOrWsFedExternal
 /// The properties of a `SamlOrWsFedExternalDomainFederation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `domains`.
+/// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName` from `microsoft.graph.identityProviderBase`; `issuerUri`,
+///   `metadataExchangeUri`, `passiveSignInUri`, `preferredAuthenticationProtocol`, `signingCertificate` from
+///   `microsoft.graph.samlOrWsFedProvider`.
 public enum SamlOrWsFedExternalDomainFederationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1029,6 +1069,8 @@ public struct SamlOrWsFedExternalDomainFederationRequestBuilder: ModelRequestBui
     }
 
     /// `domains.request()` lists them; `domains("externalDomainName-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.samlOrWsFedExternalDomainFederation/domains`.
     public var domains: CollectionRequestBuilder<ExternalDomainNameRequestBuilder> {
         .init(client: client, path: path.appending("domains"))
     }
@@ -1051,6 +1093,9 @@ extension CollectionRequestBuilder where ItemBuilder == SamlOrWsFedExternalDomai
 public typealias SamlOrWsFedProvider = Model<SamlOrWsFedProviderFields>
 
 /// The properties of a `SamlOrWsFedProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.samlOrWsFedProvider`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName` from `microsoft.graph.identityProviderBase`.
 public enum SamlOrWsFedProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1122,6 +1167,7 @@ public struct SamlSingleSignOnSettingsFields: FieldSet {
         fields: SamlSingleSignOnSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.samlSingleSignOnSettings/relayState`.
     public let relayState: Field<String>
 
     private init() {
@@ -1141,6 +1187,7 @@ public typealias Schedule = Model<ScheduleFields>
 /// - Present when the request expanded them (`expand(_:)`): `dayNotes`, `offerShiftRequests`,
 ///   `openShiftChangeRequests`, `openShifts`, `schedulingGroups`, `shifts`, `swapShiftsChangeRequests`, `timeCards`,
 ///   `timeOffReasons`, `timeOffRequests`, `timesOff`.
+/// - Remark: Generated from `microsoft.graph.schedule`; inherited `id` from `microsoft.graph.entity`.
 public enum ScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1215,6 +1262,9 @@ public typealias ScheduleChangeRequest = Model<ScheduleChangeRequestFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
 ///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.scheduleChangeRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`.
 public enum ScheduleChangeRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1614,58 +1664,80 @@ public struct ScheduleRequestBuilder: ModelRequestBuilder {
     }
 
     /// `dayNotes.request()` lists them; `dayNotes("dayNote-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/dayNotes`.
     public var dayNotes: CollectionRequestBuilder<DayNoteRequestBuilder> {
         .init(client: client, path: path.appending("dayNotes"))
     }
 
     /// `offerShiftRequests.request()` lists them; `offerShiftRequests("offerShiftRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/offerShiftRequests`.
     public var offerShiftRequests: CollectionRequestBuilder<OfferShiftRequestRequestBuilder> {
         .init(client: client, path: path.appending("offerShiftRequests"))
     }
 
     /// `openShiftChangeRequests.request()` lists them; `openShiftChangeRequests("openShiftChangeRequest-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/openShiftChangeRequests`.
     public var openShiftChangeRequests: CollectionRequestBuilder<OpenShiftChangeRequestRequestBuilder> {
         .init(client: client, path: path.appending("openShiftChangeRequests"))
     }
 
     /// `openShifts.request()` lists them; `openShifts("openShift-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/openShifts`.
     public var openShifts: CollectionRequestBuilder<OpenShiftRequestBuilder> {
         .init(client: client, path: path.appending("openShifts"))
     }
 
     /// `schedulingGroups.request()` lists them; `schedulingGroups("schedulingGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/schedulingGroups`.
     public var schedulingGroups: CollectionRequestBuilder<SchedulingGroupRequestBuilder> {
         .init(client: client, path: path.appending("schedulingGroups"))
     }
 
     /// `shifts.request()` lists them; `shifts("shift-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/shifts`.
     public var shifts: CollectionRequestBuilder<ShiftRequestBuilder> {
         .init(client: client, path: path.appending("shifts"))
     }
 
     /// `swapShiftsChangeRequests.request()` lists them; `swapShiftsChangeRequests("swapShiftsChangeRequest-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/swapShiftsChangeRequests`.
     public var swapShiftsChangeRequests: CollectionRequestBuilder<SwapShiftsChangeRequestRequestBuilder> {
         .init(client: client, path: path.appending("swapShiftsChangeRequests"))
     }
 
     /// `timeCards.request()` lists them; `timeCards("timeCard-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/timeCards`.
     public var timeCards: CollectionRequestBuilder<TimeCardRequestBuilder> {
         .init(client: client, path: path.appending("timeCards"))
     }
 
     /// `timeOffReasons.request()` lists them; `timeOffReasons("timeOffReason-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/timeOffReasons`.
     public var timeOffReasons: CollectionRequestBuilder<TimeOffReasonRequestBuilder> {
         .init(client: client, path: path.appending("timeOffReasons"))
     }
 
     /// `timeOffRequests.request()` lists them; `timeOffRequests("timeOffRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/timeOffRequests`.
     public var timeOffRequests: CollectionRequestBuilder<TimeOffRequestRequestBuilder> {
         .init(client: client, path: path.appending("timeOffRequests"))
     }
 
     /// `timesOff.request()` lists them; `timesOff("timeOff-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.schedule/timesOff`.
     public var timesOff: CollectionRequestBuilder<TimeOffRequestBuilder> {
         .init(client: client, path: path.appending("timesOff"))
     }
@@ -1692,6 +1764,9 @@ public typealias SchedulingGroup = Model<SchedulingGroupFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `isActive`: Set by the service: read it, do not send
 ///   it.
+/// - Remark: Generated from `microsoft.graph.schedulingGroup`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`.
 public enum SchedulingGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -40,6 +40,8 @@ public struct SchedulingGroupRequestBuilder: ModelRequestBuilder {
 public typealias SchemaExtension = Model<SchemaExtensionFields>
 
 /// The properties of a `SchemaExtension`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.schemaExtension`; inherited `id` from `microsoft.graph.entity`.
 public enum SchemaExtensionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -99,6 +101,7 @@ public struct ScopeBaseFields: FieldSet {
         fields: ScopeBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.scopeBase/identity`.
     public let identity: Field<String>
 
     private init() {
@@ -161,6 +164,8 @@ extension ScopeOperatorType {
 public typealias ScopedRoleMembership = Model<ScopedRoleMembershipFields>
 
 /// The properties of a `ScopedRoleMembership`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.scopedRoleMembership`; inherited `id` from `microsoft.graph.entity`.
 public enum ScopedRoleMembershipFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -247,6 +252,10 @@ extension ScreenSharingRole {
 public typealias SearchAcronym = Model<SearchAcronymFields>
 
 /// The properties of a `SearchAcronym`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.search.acronym`; inherited `id` from `microsoft.graph.entity`;
+///   `description`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime`, `webUrl` from
+///   `microsoft.graph.search.searchAnswer`.
 public enum SearchAcronymFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -443,6 +452,10 @@ public enum SearchAnswerVariantFields: FieldSet {
 public typealias SearchBookmark = Model<SearchBookmarkFields>
 
 /// The properties of a `SearchBookmark`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.search.bookmark`; inherited `id` from `microsoft.graph.entity`;
+///   `description`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime`, `webUrl` from
+///   `microsoft.graph.search.searchAnswer`.
 public enum SearchBookmarkFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -555,6 +568,7 @@ public typealias SearchEntity = Model<SearchEntityFields>
 /// The properties of a `SearchEntity`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `acronyms`, `bookmarks`, `qnas`.
+/// - Remark: Generated from `microsoft.graph.searchEntity`; inherited `id` from `microsoft.graph.entity`.
 public enum SearchEntityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -603,16 +617,22 @@ public struct SearchEntityRequestBuilder: ModelRequestBuilder {
     }
 
     /// `acronyms.request()` lists them; `acronyms("acronym-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.searchEntity/acronyms`.
     public var acronyms: CollectionRequestBuilder<SearchAcronymRequestBuilder> {
         .init(client: client, path: path.appending("acronyms"))
     }
 
     /// `bookmarks.request()` lists them; `bookmarks("bookmark-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.searchEntity/bookmarks`.
     public var bookmarks: CollectionRequestBuilder<SearchBookmarkRequestBuilder> {
         .init(client: client, path: path.appending("bookmarks"))
     }
 
     /// `qnas.request()` lists them; `qnas("qna-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.searchEntity/qnas`.
     public var qnas: CollectionRequestBuilder<SearchQnaRequestBuilder> {
         .init(client: client, path: path.appending("qnas"))
     }
@@ -730,6 +750,9 @@ public enum SearchIdentitySetFields: FieldSet {
 public typealias SearchQna = Model<SearchQnaFields>
 
 /// The properties of a `SearchQna`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.search.qna`; inherited `id` from `microsoft.graph.entity`; `description`,
+///   `displayName`, `lastModifiedBy`, `lastModifiedDateTime`, `webUrl` from `microsoft.graph.search.searchAnswer`.
 public enum SearchQnaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -906,6 +929,8 @@ public typealias SearchResult = Model<SearchResultFields>
 /// The properties of a `SearchResult`, inherited ones included.
 public struct SearchResultFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.searchResult", fields: SearchResultFields())
+
+    /// - Remark: Generated from `microsoft.graph.searchResult/onClickTelemetryUrl`.
     public let onClickTelemetryUrl: Field<String>
 
     private init() {
@@ -920,6 +945,8 @@ public struct SearchResultFields: FieldSet {
 public typealias SearchSearchAnswer = Model<SearchSearchAnswerFields>
 
 /// The properties of a `SearchSearchAnswer`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.search.searchAnswer`; inherited `id` from `microsoft.graph.entity`.
 public enum SearchSearchAnswerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -973,6 +1000,9 @@ public typealias Section = Model<SectionFields>
 /// The properties of a `Section`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.section`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum SectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1037,6 +1067,10 @@ public typealias SectionGroup = Model<SectionGroupFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `parentNotebook`, `parentSectionGroup`, `sectionGroups`,
 ///   `sections`.
+/// - Remark: Generated from `microsoft.graph.sectionGroup`; inherited `id` from `microsoft.graph.entity`; `selfValue`
+///   from `microsoft.graph.onenoteEntityBaseModel`; `createdDateTime` from
+///   `microsoft.graph.onenoteEntitySchemaObjectModel`; `createdBy`, `displayName`, `lastModifiedBy`,
+///   `lastModifiedDateTime` from `microsoft.graph.onenoteEntityHierarchyModel`.
 public enum SectionGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1102,18 +1136,24 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder { .init(client: client, path: path.appending("parentNotebook")) }
 
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/parentSectionGroup`.
     public var parentSectionGroup: SectionGroupRequestBuilder {
         .init(client: client, path: path.appending("parentSectionGroup"))
     }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(client: client, path: path.appending("sectionGroups"))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }
@@ -1142,6 +1182,9 @@ public enum SectionLinksFields: FieldSet {
 public typealias SectionMap = Model<SectionMapFields>
 
 /// The properties of a `SectionMap`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sectionMap`; inherited `id` from `microsoft.graph.entity`; `properties`
+///   from `microsoft.graph.baseMapFeature`.
 public enum SectionMapFields: FieldSet {
     public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
 
@@ -1193,6 +1236,8 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.section/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -1211,6 +1256,8 @@ public struct SectionRequestBuilder: ModelRequestBuilder {
 public typealias SecureScore = Model<SecureScoreFields>
 
 /// The properties of a `SecureScore`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.secureScore`; inherited `id` from `microsoft.graph.entity`.
 public enum SecureScoreFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1252,6 +1299,8 @@ public enum SecureScoreFields: FieldSet {
 public typealias SecureScoreControlProfile = Model<SecureScoreControlProfileFields>
 
 /// The properties of a `SecureScoreControlProfile`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.secureScoreControlProfile`; inherited `id` from `microsoft.graph.entity`.
 public enum SecureScoreControlProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

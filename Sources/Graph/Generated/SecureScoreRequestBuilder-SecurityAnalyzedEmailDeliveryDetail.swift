@@ -35,6 +35,7 @@ public struct SecureSignInSessionControlFields: FieldSet {
         fields: SecureSignInSessionControlFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.conditionalAccessSessionControl/isEnabled`.
     public let isEnabled: Field<Bool>
 
     private init() {
@@ -111,6 +112,7 @@ public struct SecurityA365AiExecuteToolFields: FieldSet {
         fields: SecurityA365AiExecuteToolFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -132,6 +134,7 @@ public struct SecurityA365AiInferenceCallFields: FieldSet {
         fields: SecurityA365AiInferenceCallFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -153,6 +156,7 @@ public struct SecurityA365AiInvokeAgentFields: FieldSet {
         fields: SecurityA365AiInvokeAgentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -174,6 +178,7 @@ public struct SecurityA365AiRunSummaryFields: FieldSet {
         fields: SecurityA365AiRunSummaryFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -195,6 +200,7 @@ public struct SecurityA365SpanOutputsFields: FieldSet {
         fields: SecurityA365SpanOutputsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -216,6 +222,7 @@ public struct SecurityAISpanOutputsAuditRecordFields: FieldSet {
         fields: SecurityAISpanOutputsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -238,6 +245,7 @@ public struct SecurityAadRiskDetectionAuditRecordFields: FieldSet {
         fields: SecurityAadRiskDetectionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -329,6 +337,10 @@ extension SecurityActionAfterRetentionPeriod {
 public typealias SecurityActiveDirectoryDomainEvidence = Model<SecurityActiveDirectoryDomainEvidenceFields>
 
 /// The properties of a `SecurityActiveDirectoryDomainEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.activeDirectoryDomainEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityActiveDirectoryDomainEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -474,6 +486,7 @@ public struct SecurityAedAuditRecordFields: FieldSet {
         fields: SecurityAedAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -495,6 +508,7 @@ public struct SecurityAgentAdminActivityRecordFields: FieldSet {
         fields: SecurityAgentAdminActivityRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -516,6 +530,7 @@ public struct SecurityAgentSettingAdminActivityFields: FieldSet {
         fields: SecurityAgentSettingAdminActivityFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -530,6 +545,10 @@ public struct SecurityAgentSettingAdminActivityFields: FieldSet {
 public typealias SecurityAiAgentEvidence = Model<SecurityAiAgentEvidenceFields>
 
 /// The properties of a `SecurityAiAgentEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.aiAgentEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityAiAgentEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -599,6 +618,7 @@ public struct SecurityAiAppInteractionAuditRecordFields: FieldSet {
         fields: SecurityAiAppInteractionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -620,6 +640,7 @@ public struct SecurityAiExecuteToolAuditRecordFields: FieldSet {
         fields: SecurityAiExecuteToolAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -644,6 +665,7 @@ public struct SecurityAiInteractionsChangeNotificationAuditRecordFields: FieldSe
         fields: SecurityAiInteractionsChangeNotificationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -666,6 +688,7 @@ public struct SecurityAiInteractionsExportAuditRecordFields: FieldSet {
         fields: SecurityAiInteractionsExportAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -690,6 +713,7 @@ public struct SecurityAiInteractionsSubscriptionAuditRecordFields: FieldSet {
         fields: SecurityAiInteractionsSubscriptionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -711,6 +735,7 @@ public struct SecurityAiInvokeAgentAuditRecordFields: FieldSet {
         fields: SecurityAiInvokeAgentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -732,6 +757,7 @@ public struct SecurityAipDiscoverFields: FieldSet {
         fields: SecurityAipDiscoverFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -753,6 +779,7 @@ public struct SecurityAipFileDeletedFields: FieldSet {
         fields: SecurityAipFileDeletedFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -774,6 +801,7 @@ public struct SecurityAipHeartBeatFields: FieldSet {
         fields: SecurityAipHeartBeatFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -796,6 +824,7 @@ public struct SecurityAipProtectionActionLogRequestFields: FieldSet {
         fields: SecurityAipProtectionActionLogRequestFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -817,6 +846,7 @@ public struct SecurityAipScannerDiscoverEventFields: FieldSet {
         fields: SecurityAipScannerDiscoverEventFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -840,6 +870,7 @@ public struct SecurityAipSensitivityLabelActionLogRequestFields: FieldSet {
         fields: SecurityAipSensitivityLabelActionLogRequestFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -862,6 +893,7 @@ public struct SecurityAirAdminActionInvestigationDataFields: FieldSet {
         fields: SecurityAirAdminActionInvestigationDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -883,6 +915,7 @@ public struct SecurityAirInvestigationDataFields: FieldSet {
         fields: SecurityAirInvestigationDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -904,6 +937,7 @@ public struct SecurityAirManualInvestigationDataFields: FieldSet {
         fields: SecurityAirManualInvestigationDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -918,6 +952,8 @@ public struct SecurityAirManualInvestigationDataFields: FieldSet {
 public typealias SecurityAlert = Model<SecurityAlertFields>
 
 /// The properties of a `SecurityAlert`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.alert`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityAlertFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1295,6 +1331,7 @@ public struct SecurityAlertSubmissionAuditRecordFields: FieldSet {
         fields: SecurityAlertSubmissionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1319,6 +1356,7 @@ public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
         fields: SecurityAlertSubmissionResultDetailAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1333,6 +1371,10 @@ public struct SecurityAlertSubmissionResultDetailAuditRecordFields: FieldSet {
 public typealias SecurityAmazonResourceEvidence = Model<SecurityAmazonResourceEvidenceFields>
 
 /// The properties of a `SecurityAmazonResourceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.amazonResourceEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityAmazonResourceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1374,6 +1416,8 @@ public enum SecurityAmazonResourceEvidenceFields: FieldSet {
 public typealias SecurityAnalyzedEmail = Model<SecurityAnalyzedEmailFields>
 
 /// The properties of a `SecurityAnalyzedEmail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.analyzedEmail`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityAnalyzedEmailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -173,6 +173,10 @@ public enum SecurityAnalyzedEmailUrlFields: FieldSet {
 public typealias SecurityAnalyzedMessageEvidence = Model<SecurityAnalyzedMessageEvidenceFields>
 
 /// The properties of a `SecurityAnalyzedMessageEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.analyzedMessageEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityAnalyzedMessageEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -284,6 +288,7 @@ public typealias SecurityArticle = Model<SecurityArticleFields>
 /// The properties of a `SecurityArticle`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `indicators`.
+/// - Remark: Generated from `microsoft.graph.security.article`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityArticleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -325,6 +330,8 @@ public typealias SecurityArticleIndicator = Model<SecurityArticleIndicatorFields
 /// The properties of a `SecurityArticleIndicator`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `artifact`.
+/// - Remark: Generated from `microsoft.graph.security.articleIndicator`; inherited `id` from `microsoft.graph.entity`;
+///   `source`, `artifact` from `microsoft.graph.security.indicator`.
 public enum SecurityArticleIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -361,6 +368,7 @@ public struct SecurityArticleIndicatorRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.articleIndicator/artifact`.
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
 
@@ -387,6 +395,8 @@ public struct SecurityArticleRequestBuilder: ModelRequestBuilder {
     }
 
     /// `indicators.request()` lists them; `indicators("articleIndicator-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.article/indicators`.
     public var indicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
         .init(client: client, path: path.appending("indicators"))
     }
@@ -418,6 +428,7 @@ public struct SecurityArtifactFields: FieldSet {
         fields: SecurityArtifactFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -458,6 +469,7 @@ public struct SecurityAttackSimAdminAuditRecordFields: FieldSet {
         fields: SecurityAttackSimAdminAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -479,6 +491,7 @@ public struct SecurityAttackSimAuditRecordFields: FieldSet {
         fields: SecurityAttackSimAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -500,6 +513,7 @@ public struct SecurityAuditConfigAuditRecordFields: FieldSet {
         fields: SecurityAuditConfigAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -516,6 +530,7 @@ public typealias SecurityAuditCoreRoot = Model<SecurityAuditCoreRootFields>
 /// The properties of a `SecurityAuditCoreRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `queries`.
+/// - Remark: Generated from `microsoft.graph.security.auditCoreRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityAuditCoreRootFields: FieldSet {
     public typealias Table = (id: Field<String>, queries: Field<[SecurityAuditLogQuery]>)
 
@@ -559,6 +574,8 @@ public struct SecurityAuditCoreRootRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `queries.request()` lists them; `queries("auditLogQuery-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.auditCoreRoot/queries`.
     public var queries: CollectionRequestBuilder<SecurityAuditLogQueryRequestBuilder> {
         .init(client: client, path: path.appending("queries", itemsRefusing: [.patch, .put]))
     }
@@ -973,6 +990,7 @@ public struct SecurityAuditDataFields: FieldSet {
         fields: SecurityAuditDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -989,6 +1007,7 @@ public typealias SecurityAuditLogQuery = Model<SecurityAuditLogQueryFields>
 /// The properties of a `SecurityAuditLogQuery`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `records`.
+/// - Remark: Generated from `microsoft.graph.security.auditLogQuery`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityAuditLogQueryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1063,6 +1082,8 @@ public struct SecurityAuditLogQueryRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `records.request()` lists them; `records("auditLogRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.auditLogQuery/records`.
     public var records: CollectionRequestBuilder<SecurityAuditLogRecordRequestBuilder> {
         .init(
             client: client,
@@ -1107,6 +1128,8 @@ extension SecurityAuditLogQueryStatus {
 public typealias SecurityAuditLogRecord = Model<SecurityAuditLogRecordFields>
 
 /// The properties of a `SecurityAuditLogRecord`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.auditLogRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityAuditLogRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2705,6 +2728,7 @@ public struct SecurityAuditSearchAuditRecordFields: FieldSet {
         fields: SecurityAuditSearchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2719,6 +2743,9 @@ public struct SecurityAuditSearchAuditRecordFields: FieldSet {
 public typealias SecurityAuthorityTemplate = Model<SecurityAuthorityTemplateFields>
 
 /// The properties of a `SecurityAuthorityTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.authorityTemplate`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName` from `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecurityAuthorityTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2765,6 +2792,9 @@ public struct SecurityAuthorityTemplateRequestBuilder: ModelRequestBuilder {
 public typealias SecurityAutoAuditingConfiguration = Model<SecurityAutoAuditingConfigurationFields>
 
 /// The properties of a `SecurityAutoAuditingConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.autoAuditingConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityAutoAuditingConfigurationFields: FieldSet {
     public typealias Table = (id: Field<String>, isAutomatic: Field<Bool>)
 
@@ -2840,6 +2870,7 @@ public struct SecurityAzfwApplicationRuleAggregationEventRecordFields: FieldSet 
         fields: SecurityAzfwApplicationRuleAggregationEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2861,6 +2892,7 @@ public struct SecurityAzfwDnsQueryEventRecordFields: FieldSet {
         fields: SecurityAzfwDnsQueryEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2882,6 +2914,7 @@ public struct SecurityAzfwNetworkRuleEventRecordFields: FieldSet {
         fields: SecurityAzfwNetworkRuleEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2903,6 +2936,7 @@ public struct SecurityAzureAISearchAuditRecordFields: FieldSet {
         fields: SecurityAzureAISearchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2927,6 +2961,7 @@ public struct SecurityAzureActiveDirectoryAccountLogonAuditRecordFields: FieldSe
         fields: SecurityAzureActiveDirectoryAccountLogonAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2949,6 +2984,7 @@ public struct SecurityAzureActiveDirectoryAuditRecordFields: FieldSet {
         fields: SecurityAzureActiveDirectoryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2973,6 +3009,7 @@ public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
         fields: SecurityAzureActiveDirectoryStsLogonAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -2987,6 +3024,10 @@ public struct SecurityAzureActiveDirectoryStsLogonAuditRecordFields: FieldSet {
 public typealias SecurityAzureResourceEvidence = Model<SecurityAzureResourceEvidenceFields>
 
 /// The properties of a `SecurityAzureResourceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.azureResourceEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityAzureResourceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -3052,6 +3093,10 @@ extension SecurityBehaviorDuringRetentionPeriod {
 public typealias SecurityBlobContainerEvidence = Model<SecurityBlobContainerEvidenceFields>
 
 /// The properties of a `SecurityBlobContainerEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.blobContainerEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityBlobContainerEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -3091,6 +3136,10 @@ public enum SecurityBlobContainerEvidenceFields: FieldSet {
 public typealias SecurityBlobEvidence = Model<SecurityBlobEvidenceFields>
 
 /// The properties of a `SecurityBlobEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.blobEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityBlobEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -3141,6 +3190,7 @@ public struct SecurityCampaignAuditRecordFields: FieldSet {
         fields: SecurityCampaignAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -3157,6 +3207,8 @@ public struct SecurityCampaignAuditRecordFields: FieldSet {
 public typealias SecurityCase = Model<SecurityCaseFields>
 
 /// The properties of a `SecurityCase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.case`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityCaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -3238,6 +3290,8 @@ extension SecurityCaseAction {
 public typealias SecurityCaseOperation = Model<SecurityCaseOperationFields>
 
 /// The properties of a `SecurityCaseOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.caseOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityCaseOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -110,6 +110,7 @@ public typealias SecurityCasesRoot = Model<SecurityCasesRootFields>
 /// The properties of a `SecurityCasesRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `ediscoveryCases`.
+/// - Remark: Generated from `microsoft.graph.security.casesRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityCasesRootFields: FieldSet {
     public typealias Table = (id: Field<String>, ediscoveryCases: Field<[SecurityEdiscoveryCase]>)
 
@@ -143,6 +144,8 @@ public struct SecurityCasesRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `ediscoveryCases.request()` lists them; `ediscoveryCases("ediscoveryCase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.casesRoot/ediscoveryCases`.
     public var ediscoveryCases: CollectionRequestBuilder<SecurityEdiscoveryCaseRequestBuilder> {
         .init(client: client, path: path.appending("ediscoveryCases"))
     }
@@ -157,6 +160,8 @@ public typealias SecurityCategoryTemplate = Model<SecurityCategoryTemplateFields
 /// The properties of a `SecurityCategoryTemplate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `subcategories`.
+/// - Remark: Generated from `microsoft.graph.security.categoryTemplate`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName` from `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecurityCategoryTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -202,6 +207,8 @@ public struct SecurityCategoryTemplateRequestBuilder: ModelRequestBuilder {
     }
 
     /// `subcategories.request()` lists them; `subcategories("subcategoryTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.categoryTemplate/subcategories`.
     public var subcategories: CollectionRequestBuilder<SecuritySubcategoryTemplateRequestBuilder> {
         .init(client: client, path: path.appending("subcategories"))
     }
@@ -221,6 +228,7 @@ public struct SecurityCcraiPolicyViolationRecordFields: FieldSet {
         fields: SecurityCcraiPolicyViolationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -242,6 +250,7 @@ public struct SecurityCdpClassifierHealthRecordFields: FieldSet {
         fields: SecurityCdpClassifierHealthRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -263,6 +272,7 @@ public struct SecurityCdpColdCrawlStatusRecordFields: FieldSet {
         fields: SecurityCdpColdCrawlStatusRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -285,6 +295,7 @@ public struct SecurityCdpConsumptionResourceRecordFields: FieldSet {
         fields: SecurityCdpConsumptionResourceRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -307,6 +318,7 @@ public struct SecurityCdpContentExplorerAggregateRecordFields: FieldSet {
         fields: SecurityCdpContentExplorerAggregateRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -330,6 +342,7 @@ public struct SecurityCdpDlpSensitiveEndpointAuditRecordFields: FieldSet {
         fields: SecurityCdpDlpSensitiveEndpointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -351,6 +364,7 @@ public struct SecurityCdpLogRecordFields: FieldSet {
         fields: SecurityCdpLogRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -372,6 +386,7 @@ public struct SecurityCdpOcrBillingRecordFields: FieldSet {
         fields: SecurityCdpOcrBillingRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -394,6 +409,7 @@ public struct SecurityCdpResourceScopeChangeEventRecordFields: FieldSet {
         fields: SecurityCdpResourceScopeChangeEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -416,6 +432,7 @@ public struct SecurityCdpdlmaiInteractionInsightsRecordFields: FieldSet {
         fields: SecurityCdpdlmaiInteractionInsightsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -446,6 +463,9 @@ extension SecurityChildSelectability {
 public typealias SecurityCitationTemplate = Model<SecurityCitationTemplateFields>
 
 /// The properties of a `SecurityCitationTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.citationTemplate`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName` from `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecurityCitationTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -496,6 +516,10 @@ public struct SecurityCitationTemplateRequestBuilder: ModelRequestBuilder {
 public typealias SecurityCloudApplicationEvidence = Model<SecurityCloudApplicationEvidenceFields>
 
 /// The properties of a `SecurityCloudApplicationEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.cloudApplicationEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityCloudApplicationEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -561,6 +585,10 @@ extension SecurityCloudAttachmentVersion {
 public typealias SecurityCloudLogonRequestEvidence = Model<SecurityCloudLogonRequestEvidenceFields>
 
 /// The properties of a `SecurityCloudLogonRequestEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.cloudLogonRequestEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityCloudLogonRequestEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -596,6 +624,10 @@ public enum SecurityCloudLogonRequestEvidenceFields: FieldSet {
 public typealias SecurityCloudLogonSessionEvidence = Model<SecurityCloudLogonSessionEvidenceFields>
 
 /// The properties of a `SecurityCloudLogonSessionEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.cloudLogonSessionEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityCloudLogonSessionEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -656,6 +688,7 @@ public struct SecurityCloudUpdateDeviceConfigAuditRecordFields: FieldSet {
         fields: SecurityCloudUpdateDeviceConfigAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -679,6 +712,7 @@ public struct SecurityCloudUpdateProfileConfigAuditRecordFields: FieldSet {
         fields: SecurityCloudUpdateProfileConfigAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -702,6 +736,7 @@ public struct SecurityCloudUpdateTenantConfigAuditRecordFields: FieldSet {
         fields: SecurityCloudUpdateTenantConfigAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -720,6 +755,7 @@ public typealias SecurityCollaborationRoot = Model<SecurityCollaborationRootFiel
 /// The properties of a `SecurityCollaborationRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `analyzedEmails`.
+/// - Remark: Generated from `microsoft.graph.security.collaborationRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityCollaborationRootFields: FieldSet {
     public typealias Table = (id: Field<String>, analyzedEmails: Field<[SecurityAnalyzedEmail]>)
 
@@ -753,6 +789,8 @@ public struct SecurityCollaborationRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `analyzedEmails.request()` lists them; `analyzedEmails("analyzedEmail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.collaborationRoot/analyzedEmails`.
     public var analyzedEmails: CollectionRequestBuilder<SecurityAnalyzedEmailRequestBuilder> {
         .init(client: client, path: path.appending("analyzedEmails"))
     }
@@ -773,6 +811,7 @@ public struct SecurityComplianceConnectorAuditRecordFields: FieldSet {
         fields: SecurityComplianceConnectorAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -795,6 +834,7 @@ public struct SecurityComplianceDLMExchangeAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLMExchangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -818,6 +858,7 @@ public struct SecurityComplianceDLMSharePointAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLMSharePointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -842,6 +883,7 @@ public struct SecurityComplianceDLPApplicationsAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLPApplicationsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -866,6 +908,7 @@ public struct SecurityComplianceDLPApplicationsClassificationAuditRecordFields: 
         fields: SecurityComplianceDLPApplicationsClassificationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -888,6 +931,7 @@ public struct SecurityComplianceDLPEndpointAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLPEndpointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -912,6 +956,7 @@ public struct SecurityComplianceDLPEndpointDiscoveryAuditRecordFields: FieldSet 
         fields: SecurityComplianceDLPEndpointDiscoveryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -935,6 +980,7 @@ public struct SecurityComplianceDLPEnforcementAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLPEnforcementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -957,6 +1003,7 @@ public struct SecurityComplianceDLPExchangeAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLPExchangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -981,6 +1028,7 @@ public struct SecurityComplianceDLPExchangeClassificationAuditRecordFields: Fiel
         fields: SecurityComplianceDLPExchangeClassificationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1005,6 +1053,7 @@ public struct SecurityComplianceDLPExchangeClassificationCdpRecordFields: FieldS
         fields: SecurityComplianceDLPExchangeClassificationCdpRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1029,6 +1078,7 @@ public struct SecurityComplianceDLPExchangeDiscoveryAuditRecordFields: FieldSet 
         fields: SecurityComplianceDLPExchangeDiscoveryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1052,6 +1102,7 @@ public struct SecurityComplianceDLPSharePointAuditRecordFields: FieldSet {
         fields: SecurityComplianceDLPSharePointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1076,6 +1127,7 @@ public struct SecurityComplianceDLPSharePointClassificationAuditRecordFields: Fi
         fields: SecurityComplianceDLPSharePointClassificationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1100,6 +1152,7 @@ public struct SecurityComplianceDLPSharePointClassificationCdpRecordFields: Fiel
         fields: SecurityComplianceDLPSharePointClassificationCdpRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1124,6 +1177,7 @@ public struct SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFi
         fields: SecurityComplianceDLPSharePointClassificationExtendedAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1146,6 +1200,7 @@ public struct SecurityComplianceExchangeOcrAuditRecordFields: FieldSet {
         fields: SecurityComplianceExchangeOcrAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1168,6 +1223,7 @@ public struct SecurityComplianceManagerActionRecordFields: FieldSet {
         fields: SecurityComplianceManagerActionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1192,6 +1248,7 @@ public struct SecurityCompliancePolicyGradingSharePointAuditRecordFields: FieldS
         fields: SecurityCompliancePolicyGradingSharePointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1215,6 +1272,7 @@ public struct SecurityComplianceSettingsChangeAuditRecordFields: FieldSet {
         fields: SecurityComplianceSettingsChangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1239,6 +1297,7 @@ public struct SecurityComplianceSitGradingSharePointAuditRecordFields: FieldSet 
         fields: SecurityComplianceSitGradingSharePointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

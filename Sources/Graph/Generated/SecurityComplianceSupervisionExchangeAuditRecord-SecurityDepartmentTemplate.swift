@@ -21,6 +21,7 @@ public struct SecurityComplianceSupervisionExchangeAuditRecordFields: FieldSet {
         fields: SecurityComplianceSupervisionExchangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -61,6 +62,7 @@ public struct SecurityConnectedAIAppInteractionAuditRecordFields: FieldSet {
         fields: SecurityConnectedAIAppInteractionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -83,6 +85,7 @@ public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
         fields: SecurityConsumptionResourceAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -97,6 +100,10 @@ public struct SecurityConsumptionResourceAuditRecordFields: FieldSet {
 public typealias SecurityContainerEvidence = Model<SecurityContainerEvidenceFields>
 
 /// The properties of a `SecurityContainerEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.containerEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityContainerEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -144,6 +151,10 @@ public enum SecurityContainerEvidenceFields: FieldSet {
 public typealias SecurityContainerImageEvidence = Model<SecurityContainerImageEvidenceFields>
 
 /// The properties of a `SecurityContainerImageEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.containerImageEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityContainerImageEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -201,6 +212,10 @@ extension SecurityContainerPortProtocol {
 public typealias SecurityContainerRegistryEvidence = Model<SecurityContainerRegistryEvidenceFields>
 
 /// The properties of a `SecurityContainerRegistryEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.containerRegistryEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityContainerRegistryEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -261,6 +276,7 @@ public struct SecurityContentStoreMetadataRecordFields: FieldSet {
         fields: SecurityContentStoreMetadataRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -283,6 +299,7 @@ public struct SecurityCopilotAgentManagementAuditRecordFields: FieldSet {
         fields: SecurityCopilotAgentManagementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -307,6 +324,7 @@ public struct SecurityCopilotForSecurityLoggingAuditRecordFields: FieldSet {
         fields: SecurityCopilotForSecurityLoggingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -331,6 +349,7 @@ public struct SecurityCopilotForSecurityTriggerAuditRecordFields: FieldSet {
         fields: SecurityCopilotForSecurityTriggerAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -353,6 +372,7 @@ public struct SecurityCopilotInteractionAuditRecordFields: FieldSet {
         fields: SecurityCopilotInteractionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -375,6 +395,7 @@ public struct SecurityCopilotPluginSettingAuditRecordFields: FieldSet {
         fields: SecurityCopilotPluginSettingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -398,6 +419,7 @@ public struct SecurityCopilotPromptBookSettingAuditRecordFields: FieldSet {
         fields: SecurityCopilotPromptBookSettingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -420,6 +442,7 @@ public struct SecurityCopilotSessionSharingAuditRecordFields: FieldSet {
         fields: SecurityCopilotSessionSharingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -441,6 +464,7 @@ public struct SecurityCopilotSettingAuditRecordFields: FieldSet {
         fields: SecurityCopilotSettingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -464,6 +488,7 @@ public struct SecurityCopilotWorkspaceSettingAuditRecordFields: FieldSet {
         fields: SecurityCopilotWorkspaceSettingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -486,6 +511,7 @@ public struct SecurityCoreReportingSettingsAuditRecordFields: FieldSet {
         fields: SecurityCoreReportingSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -574,6 +600,7 @@ public struct SecurityCortanaBriefingAuditRecordFields: FieldSet {
         fields: SecurityCortanaBriefingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -598,6 +625,7 @@ public struct SecurityCriticalAssetManagementClassificationRecordFields: FieldSe
         fields: SecurityCriticalAssetManagementClassificationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -620,6 +648,7 @@ public struct SecurityCrmEntityOperationAuditRecordFields: FieldSet {
         fields: SecurityCrmEntityOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -643,6 +672,7 @@ public struct SecurityCrossTenantAccessPolicyAuditRecordFields: FieldSet {
         fields: SecurityCrossTenantAccessPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -667,6 +697,7 @@ public struct SecurityCustomerKeyServiceEncryptionAuditRecordFields: FieldSet {
         fields: SecurityCustomerKeyServiceEncryptionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -710,6 +741,7 @@ public struct SecurityDataCenterSecurityCmdletAuditRecordFields: FieldSet {
         fields: SecurityDataCenterSecurityCmdletAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -731,6 +763,7 @@ public struct SecurityDataGovernanceAuditRecordFields: FieldSet {
         fields: SecurityDataGovernanceAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -753,6 +786,7 @@ public struct SecurityDataInsightsRestApiAuditRecordFields: FieldSet {
         fields: SecurityDataInsightsRestApiAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -776,6 +810,7 @@ public struct SecurityDataLakeExportOperationAuditRecordFields: FieldSet {
         fields: SecurityDataLakeExportOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -800,6 +835,7 @@ public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
         fields: SecurityDataSecurityInvestigationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -816,6 +852,8 @@ public struct SecurityDataSecurityInvestigationAuditRecordFields: FieldSet {
 public typealias SecurityDataSet = Model<SecurityDataSetFields>
 
 /// The properties of a `SecurityDataSet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.dataSet`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityDataSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -873,6 +911,7 @@ public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
         fields: SecurityDataShareOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -889,6 +928,8 @@ public struct SecurityDataShareOperationAuditRecordFields: FieldSet {
 public typealias SecurityDataSource = Model<SecurityDataSourceFields>
 
 /// The properties of a `SecurityDataSource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.dataSource`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityDataSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -921,6 +962,9 @@ public enum SecurityDataSourceFields: FieldSet {
 public typealias SecurityDataSourceContainer = Model<SecurityDataSourceContainerFields>
 
 /// The properties of a `SecurityDataSourceContainer`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.dataSourceContainer`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityDataSourceContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1076,6 +1120,7 @@ public struct SecurityDefaultAuditDataFields: FieldSet {
         fields: SecurityDefaultAuditDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1146,6 +1191,7 @@ public struct SecurityDefenderCaseManagementAuditRecordFields: FieldSet {
         fields: SecurityDefenderCaseManagementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1168,6 +1214,7 @@ public struct SecurityDefenderPreviewFeaturesRecordFields: FieldSet {
         fields: SecurityDefenderPreviewFeaturesRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1192,6 +1239,7 @@ public struct SecurityDefenderSecurityForAIConfigurationAuditRecordFields: Field
         fields: SecurityDefenderSecurityForAIConfigurationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1276,6 +1324,10 @@ extension SecurityDeliveryLocation {
 public typealias SecurityDepartmentTemplate = Model<SecurityDepartmentTemplateFields>
 
 /// The properties of a `SecurityDepartmentTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.departmentTemplate`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName` from
+///   `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecurityDepartmentTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

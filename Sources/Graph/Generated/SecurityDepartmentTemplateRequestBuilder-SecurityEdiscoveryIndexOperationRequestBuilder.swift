@@ -38,6 +38,7 @@ public struct SecurityDeployFeatureActivityRecordFields: FieldSet {
         fields: SecurityDeployFeatureActivityRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -58,6 +59,7 @@ public struct SecurityDeploymentAccessKeyTypeFields: FieldSet {
         fields: SecurityDeploymentAccessKeyTypeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.deploymentAccessKeyType/deploymentAccessKey`.
     public let deploymentAccessKey: Field<String>
 
     private init() {
@@ -393,6 +395,7 @@ public struct SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields: Fie
         fields: SecurityDeviceDiscoverySettingsAuthenticatedScansRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -417,6 +420,7 @@ public struct SecurityDeviceDiscoverySettingsExclusionRecordFields: FieldSet {
         fields: SecurityDeviceDiscoverySettingsExclusionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -439,6 +443,7 @@ public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
         fields: SecurityDeviceDiscoverySettingsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -453,6 +458,10 @@ public struct SecurityDeviceDiscoverySettingsRecordFields: FieldSet {
 public typealias SecurityDeviceEvidence = Model<SecurityDeviceEvidenceFields>
 
 /// The properties of a `SecurityDeviceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.deviceEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityDeviceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -605,6 +614,7 @@ public struct SecurityDiscoveryAuditRecordFields: FieldSet {
         fields: SecurityDiscoveryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -665,6 +675,7 @@ public struct SecurityDlpEndpointAuditRecordFields: FieldSet {
         fields: SecurityDlpEndpointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -686,6 +697,7 @@ public struct SecurityDlpImportResultAuditRecordFields: FieldSet {
         fields: SecurityDlpImportResultAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -710,6 +722,7 @@ public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: 
         fields: SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -724,6 +737,10 @@ public struct SecurityDlpSensitiveInformationTypeRulePackageCmdletRecordFields: 
 public typealias SecurityDnsEvidence = Model<SecurityDnsEvidenceFields>
 
 /// The properties of a `SecurityDnsEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.dnsEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityDnsEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -792,6 +809,7 @@ public struct SecurityDragonCopilotAccessRecordFields: FieldSet {
         fields: SecurityDragonCopilotAccessRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -813,6 +831,7 @@ public struct SecurityDragonCopilotAdminRecordFields: FieldSet {
         fields: SecurityDragonCopilotAdminRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -835,6 +854,7 @@ public struct SecurityDragonCopilotClinicalDataRecordFields: FieldSet {
         fields: SecurityDragonCopilotClinicalDataRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -856,6 +876,7 @@ public struct SecurityDragonCopilotSessionRecordFields: FieldSet {
         fields: SecurityDragonCopilotSessionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -897,6 +918,7 @@ public struct SecurityDynamics365BusinessCentralAuditRecordFields: FieldSet {
         fields: SecurityDynamics365BusinessCentralAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -914,6 +936,9 @@ public typealias SecurityEdiscoveryAddToReviewSetOperation = Model<SecurityEdisc
 /// The properties of a `SecurityEdiscoveryAddToReviewSetOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `reviewSet`, `search`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryAddToReviewSetOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -981,10 +1006,12 @@ public struct SecurityEdiscoveryAddToReviewSetOperationRequestBuilder: ModelRequ
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation/reviewSet`.
     public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
         .init(client: client, path: path.appending("reviewSet"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryAddToReviewSetOperation/search`.
     public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
 }
 
@@ -998,6 +1025,9 @@ public typealias SecurityEdiscoveryCase = Model<SecurityEdiscoveryCaseFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `caseMembers`, `custodians`, `noncustodialDataSources`,
 ///   `operations`, `reviewSets`, `searches`, `settings`, `tags`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryCase`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedBy`, `lastModifiedDateTime`, `status` from
+///   `microsoft.graph.security.case`.
 public enum SecurityEdiscoveryCaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1053,6 +1083,9 @@ public enum SecurityEdiscoveryCaseFields: FieldSet {
 public typealias SecurityEdiscoveryCaseMember = Model<SecurityEdiscoveryCaseMemberFields>
 
 /// The properties of a `SecurityEdiscoveryCaseMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseMember`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityEdiscoveryCaseMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1132,17 +1165,23 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// `caseMembers.request()` lists them; `caseMembers("ediscoveryCaseMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/caseMembers`.
     public var caseMembers: CollectionRequestBuilder<SecurityEdiscoveryCaseMemberRequestBuilder> {
         .init(client: client, path: path.appending("caseMembers"))
     }
 
     /// `custodians.request()` lists them; `custodians("ediscoveryCustodian-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/custodians`.
     public var custodians: CollectionRequestBuilder<SecurityEdiscoveryCustodianRequestBuilder> {
         .init(client: client, path: path.appending("custodians"))
     }
 
     /// `noncustodialDataSources.request()` lists them; `noncustodialDataSources("ediscoveryNoncustodialDataSource-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/noncustodialDataSources`.
     public var noncustodialDataSources:
         CollectionRequestBuilder<SecurityEdiscoveryNoncustodialDataSourceRequestBuilder>
     {
@@ -1150,25 +1189,34 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
     }
 
     /// `operations.request()` lists them; `operations("caseOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/operations`.
     public var operations: CollectionRequestBuilder<SecurityCaseOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `reviewSets.request()` lists them; `reviewSets("ediscoveryReviewSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/reviewSets`.
     public var reviewSets: CollectionRequestBuilder<SecurityEdiscoveryReviewSetRequestBuilder> {
         .init(client: client, path: path.appending("reviewSets"))
     }
 
     /// `searches.request()` lists them; `searches("ediscoverySearch-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/searches`.
     public var searches: CollectionRequestBuilder<SecurityEdiscoverySearchRequestBuilder> {
         .init(client: client, path: path.appending("searches"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/settings`.
     public var settings: SecurityEdiscoveryCaseSettingsRequestBuilder {
         .init(client: client, path: path.appending("settings"))
     }
 
     /// `tags.request()` lists them; `tags("ediscoveryReviewTag-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCase/tags`.
     public var tags: CollectionRequestBuilder<SecurityEdiscoveryReviewTagRequestBuilder> {
         .init(client: client, path: path.appending("tags"))
     }
@@ -1193,6 +1241,9 @@ public struct SecurityEdiscoveryCaseRequestBuilder: ModelRequestBuilder {
 public typealias SecurityEdiscoveryCaseSettings = Model<SecurityEdiscoveryCaseSettingsFields>
 
 /// The properties of a `SecurityEdiscoveryCaseSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryCaseSettings`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityEdiscoveryCaseSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1256,6 +1307,9 @@ public typealias SecurityEdiscoveryCustodian = Model<SecurityEdiscoveryCustodian
 ///
 /// - Present when the request expanded them (`expand(_:)`): `lastIndexOperation`, `siteSources`, `unifiedGroupSources`,
 ///   `userSources`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `displayName`, `holdStatus`, `lastModifiedDateTime`,
+///   `releasedDateTime`, `status` from `microsoft.graph.security.dataSourceContainer`.
 public enum SecurityEdiscoveryCustodianFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1330,21 +1384,28 @@ public struct SecurityEdiscoveryCustodianRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/lastIndexOperation`.
     public var lastIndexOperation: SecurityEdiscoveryIndexOperationRequestBuilder {
         .init(client: client, path: path.appending("lastIndexOperation"))
     }
 
     /// `siteSources.request()` lists them; `siteSources("siteSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/siteSources`.
     public var siteSources: CollectionRequestBuilder<SecuritySiteSourceRequestBuilder> {
         .init(client: client, path: path.appending("siteSources"))
     }
 
     /// `unifiedGroupSources.request()` lists them; `unifiedGroupSources("unifiedGroupSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/unifiedGroupSources`.
     public var unifiedGroupSources: CollectionRequestBuilder<SecurityUnifiedGroupSourceRequestBuilder> {
         .init(client: client, path: path.appending("unifiedGroupSources"))
     }
 
     /// `userSources.request()` lists them; `userSources("userSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryCustodian/userSources`.
     public var userSources: CollectionRequestBuilder<SecurityUserSourceRequestBuilder> {
         .init(client: client, path: path.appending("userSources"))
     }
@@ -1410,6 +1471,9 @@ public typealias SecurityEdiscoveryEstimateOperation = Model<SecurityEdiscoveryE
 /// The properties of a `SecurityEdiscoveryEstimateOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `search`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryEstimateOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1478,6 +1542,7 @@ public struct SecurityEdiscoveryEstimateOperationRequestBuilder: ModelRequestBui
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryEstimateOperation/search`.
     public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
 }
 
@@ -1490,6 +1555,9 @@ public typealias SecurityEdiscoveryExportOperation = Model<SecurityEdiscoveryExp
 /// The properties of a `SecurityEdiscoveryExportOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `reviewSet`, `reviewSetQuery`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryExportOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1557,10 +1625,12 @@ public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuild
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation/reviewSet`.
     public var reviewSet: SecurityEdiscoveryReviewSetRequestBuilder {
         .init(client: client, path: path.appending("reviewSet"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryExportOperation/reviewSetQuery`.
     public var reviewSetQuery: SecurityEdiscoveryReviewSetQueryRequestBuilder {
         .init(client: client, path: path.appending("reviewSetQuery"))
     }
@@ -1573,6 +1643,10 @@ public struct SecurityEdiscoveryExportOperationRequestBuilder: ModelRequestBuild
 public typealias SecurityEdiscoveryHoldOperation = Model<SecurityEdiscoveryHoldOperationFields>
 
 /// The properties of a `SecurityEdiscoveryHoldOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryHoldOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1628,6 +1702,10 @@ public struct SecurityEdiscoveryHoldOperationRequestBuilder: ModelRequestBuilder
 public typealias SecurityEdiscoveryHoldPolicySyncOperation = Model<SecurityEdiscoveryHoldPolicySyncOperationFields>
 
 /// The properties of a `SecurityEdiscoveryHoldPolicySyncOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryHoldPolicySyncOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryHoldPolicySyncOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1687,6 +1765,10 @@ public struct SecurityEdiscoveryHoldPolicySyncOperationRequestBuilder: ModelRequ
 public typealias SecurityEdiscoveryIndexOperation = Model<SecurityEdiscoveryIndexOperationFields>
 
 /// The properties of a `SecurityEdiscoveryIndexOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryIndexOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryIndexOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -14,6 +14,9 @@ public typealias SecurityEdiscoveryNoncustodialDataSource = Model<SecurityEdisco
 /// The properties of a `SecurityEdiscoveryNoncustodialDataSource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `dataSource`, `lastIndexOperation`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `displayName`, `holdStatus`, `lastModifiedDateTime`,
+///   `releasedDateTime`, `status` from `microsoft.graph.security.dataSourceContainer`.
 public enum SecurityEdiscoveryNoncustodialDataSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -77,10 +80,12 @@ public struct SecurityEdiscoveryNoncustodialDataSourceRequestBuilder: ModelReque
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/dataSource`.
     public var dataSource: SecurityDataSourceRequestBuilder {
         .init(client: client, path: path.appending("dataSource"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryNoncustodialDataSource/lastIndexOperation`.
     public var lastIndexOperation: SecurityEdiscoveryIndexOperationRequestBuilder {
         .init(client: client, path: path.appending("lastIndexOperation"))
     }
@@ -138,6 +143,10 @@ extension CollectionRequestBuilder where ItemBuilder == SecurityEdiscoveryNoncus
 public typealias SecurityEdiscoveryPurgeDataOperation = Model<SecurityEdiscoveryPurgeDataOperationFields>
 
 /// The properties of a `SecurityEdiscoveryPurgeDataOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryPurgeDataOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryPurgeDataOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -199,6 +208,9 @@ public typealias SecurityEdiscoveryReviewSet = Model<SecurityEdiscoveryReviewSet
 /// The properties of a `SecurityEdiscoveryReviewSet`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `queries`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `description`, `displayName` from
+///   `microsoft.graph.security.dataSet`.
 public enum SecurityEdiscoveryReviewSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -230,6 +242,10 @@ public enum SecurityEdiscoveryReviewSetFields: FieldSet {
 public typealias SecurityEdiscoveryReviewSetQuery = Model<SecurityEdiscoveryReviewSetQueryFields>
 
 /// The properties of a `SecurityEdiscoveryReviewSetQuery`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSetQuery`; inherited `id` from
+///   `microsoft.graph.entity`; `contentQuery`, `createdBy`, `createdDateTime`, `description`, `displayName`,
+///   `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.security.search`.
 public enum SecurityEdiscoveryReviewSetQueryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -341,6 +357,8 @@ public struct SecurityEdiscoveryReviewSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// `queries.request()` lists them; `queries("ediscoveryReviewSetQuery-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewSet/queries`.
     public var queries: CollectionRequestBuilder<SecurityEdiscoveryReviewSetQueryRequestBuilder> {
         .init(client: client, path: path.appending("queries"))
     }
@@ -391,6 +409,9 @@ public typealias SecurityEdiscoveryReviewTag = Model<SecurityEdiscoveryReviewTag
 /// The properties of a `SecurityEdiscoveryReviewTag`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childTags`, `parent`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `description`, `displayName`, `lastModifiedDateTime` from
+///   `microsoft.graph.security.tag`.
 public enum SecurityEdiscoveryReviewTagFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -454,10 +475,13 @@ public struct SecurityEdiscoveryReviewTagRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childTags.request()` lists them; `childTags("ediscoveryReviewTag-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag/childTags`.
     public var childTags: CollectionRequestBuilder<SecurityEdiscoveryReviewTagRequestBuilder> {
         .init(client: client, path: path.appending("childTags"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoveryReviewTag/parent`.
     public var parent: SecurityEdiscoveryReviewTagRequestBuilder {
         .init(client: client, path: path.appending("parent"))
     }
@@ -484,6 +508,9 @@ public typealias SecurityEdiscoverySearch = Model<SecurityEdiscoverySearchFields
 ///
 /// - Present when the request expanded them (`expand(_:)`): `additionalSources`, `addToReviewSetOperation`,
 ///   `custodianSources`, `lastEstimateStatisticsOperation`, `noncustodialSources`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoverySearch`; inherited `id` from `microsoft.graph.entity`;
+///   `contentQuery`, `createdBy`, `createdDateTime`, `description`, `displayName`, `lastModifiedBy`,
+///   `lastModifiedDateTime` from `microsoft.graph.security.search`.
 public enum SecurityEdiscoverySearchFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -534,6 +561,9 @@ public typealias SecurityEdiscoverySearchExportOperation = Model<SecurityEdiscov
 /// The properties of a `SecurityEdiscoverySearchExportOperation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `search`.
+/// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoverySearchExportOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -606,6 +636,7 @@ public struct SecurityEdiscoverySearchExportOperationRequestBuilder: ModelReques
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearchExportOperation/search`.
     public var search: SecurityEdiscoverySearchRequestBuilder { .init(client: client, path: path.appending("search")) }
 }
 
@@ -656,25 +687,33 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
     }
 
     /// `additionalSources.request()` lists them; `additionalSources("dataSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/additionalSources`.
     public var additionalSources: CollectionRequestBuilder<SecurityDataSourceRequestBuilder> {
         .init(client: client, path: path.appending("additionalSources"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/addToReviewSetOperation`.
     public var addToReviewSetOperation: SecurityEdiscoveryAddToReviewSetOperationRequestBuilder {
         .init(client: client, path: path.appending("addToReviewSetOperation"))
     }
 
     /// `custodianSources.request()` lists them; `custodianSources("dataSource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/custodianSources`.
     public var custodianSources: CollectionRequestBuilder<SecurityDataSourceRequestBuilder> {
         .init(client: client, path: path.appending("custodianSources"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/lastEstimateStatisticsOperation`.
     public var lastEstimateStatisticsOperation: SecurityEdiscoveryEstimateOperationRequestBuilder {
         .init(client: client, path: path.appending("lastEstimateStatisticsOperation"))
     }
 
     /// `noncustodialSources.request()` lists them; `noncustodialSources("ediscoveryNoncustodialDataSource-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ediscoverySearch/noncustodialSources`.
     public var noncustodialSources: CollectionRequestBuilder<SecurityEdiscoveryNoncustodialDataSourceRequestBuilder> {
         .init(client: client, path: path.appending("noncustodialSources"))
     }
@@ -756,6 +795,10 @@ public struct SecurityEdiscoverySearchRequestBuilder: ModelRequestBuilder {
 public typealias SecurityEdiscoveryTagOperation = Model<SecurityEdiscoveryTagOperationFields>
 
 /// The properties of a `SecurityEdiscoveryTagOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ediscoveryTagOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `action`, `completedDateTime`, `createdBy`, `createdDateTime`, `percentProgress`,
+///   `resultInfo`, `status` from `microsoft.graph.security.caseOperation`.
 public enum SecurityEdiscoveryTagOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -818,6 +861,7 @@ public struct SecurityEhrConnectorAuditBaseRecordFields: FieldSet {
         fields: SecurityEhrConnectorAuditBaseRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -861,6 +905,7 @@ public struct SecurityEopSubmissionFeedEntityAuditRecordFields: FieldSet {
         fields: SecurityEopSubmissionFeedEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1108,6 +1153,7 @@ public struct SecurityExchangeAdminAuditRecordFields: FieldSet {
         fields: SecurityExchangeAdminAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1132,6 +1178,7 @@ public struct SecurityExchangeAggregatedMailboxAuditRecordFields: FieldSet {
         fields: SecurityExchangeAggregatedMailboxAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1154,6 +1201,7 @@ public struct SecurityExchangeAggregatedOperationRecordFields: FieldSet {
         fields: SecurityExchangeAggregatedOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1176,6 +1224,7 @@ public struct SecurityExchangeMailboxAuditGroupRecordFields: FieldSet {
         fields: SecurityExchangeMailboxAuditGroupRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1197,6 +1246,7 @@ public struct SecurityExchangeMailboxAuditRecordFields: FieldSet {
         fields: SecurityExchangeMailboxAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1348,6 +1398,7 @@ public struct SecurityFabricAuditRecordFields: FieldSet {
         fields: SecurityFabricAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1369,6 +1420,7 @@ public struct SecurityFabricPolicyRecordFields: FieldSet {
         fields: SecurityFabricPolicyRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1421,6 +1473,10 @@ public enum SecurityFileDetailsFields: FieldSet {
 public typealias SecurityFileEvidence = Model<SecurityFileEvidenceFields>
 
 /// The properties of a `SecurityFileEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.fileEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityFileEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1498,6 +1554,10 @@ extension SecurityFileHashAlgorithm {
 public typealias SecurityFileHashEvidence = Model<SecurityFileHashEvidenceFields>
 
 /// The properties of a `SecurityFileHashEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.fileHashEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityFileHashEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1535,6 +1595,9 @@ public enum SecurityFileHashEvidenceFields: FieldSet {
 public typealias SecurityFilePlanAppliedCategory = Model<SecurityFilePlanAppliedCategoryFields>
 
 /// The properties of a `SecurityFilePlanAppliedCategory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.filePlanAppliedCategory`; inherited `displayName` from
+///   `microsoft.graph.security.filePlanDescriptorBase`.
 public enum SecurityFilePlanAppliedCategoryFields: FieldSet {
     public typealias Table = (displayName: Field<String>, subcategory: Field<SecurityFilePlanSubcategory>)
 
@@ -1559,6 +1622,7 @@ public struct SecurityFilePlanAuthorityFields: FieldSet {
         fields: SecurityFilePlanAuthorityFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -1573,6 +1637,9 @@ public struct SecurityFilePlanAuthorityFields: FieldSet {
 public typealias SecurityFilePlanCitation = Model<SecurityFilePlanCitationFields>
 
 /// The properties of a `SecurityFilePlanCitation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.filePlanCitation`; inherited `displayName` from
+///   `microsoft.graph.security.filePlanDescriptorBase`.
 public enum SecurityFilePlanCitationFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -1605,6 +1672,7 @@ public struct SecurityFilePlanDepartmentFields: FieldSet {
         fields: SecurityFilePlanDepartmentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -1622,6 +1690,8 @@ public typealias SecurityFilePlanDescriptor = Model<SecurityFilePlanDescriptorFi
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authorityTemplate`, `categoryTemplate`,
 ///   `citationTemplate`, `departmentTemplate`, `filePlanReferenceTemplate`.
+/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityFilePlanDescriptorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1677,6 +1747,7 @@ public struct SecurityFilePlanDescriptorBaseFields: FieldSet {
         fields: SecurityFilePlanDescriptorBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase/displayName`.
     public let displayName: Field<String>
 
     private init() {

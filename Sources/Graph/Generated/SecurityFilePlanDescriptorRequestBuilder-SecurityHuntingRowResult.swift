@@ -36,22 +36,27 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor/authorityTemplate`.
     public var authorityTemplate: SecurityAuthorityTemplateRequestBuilder {
         .init(client: client, path: path.appending("authorityTemplate"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor/categoryTemplate`.
     public var categoryTemplate: SecurityCategoryTemplateRequestBuilder {
         .init(client: client, path: path.appending("categoryTemplate"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor/citationTemplate`.
     public var citationTemplate: SecurityCitationTemplateRequestBuilder {
         .init(client: client, path: path.appending("citationTemplate"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor/departmentTemplate`.
     public var departmentTemplate: SecurityDepartmentTemplateRequestBuilder {
         .init(client: client, path: path.appending("departmentTemplate"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptor/filePlanReferenceTemplate`.
     public var filePlanReferenceTemplate: SecurityFilePlanReferenceTemplateRequestBuilder {
         .init(client: client, path: path.appending("filePlanReferenceTemplate"))
     }
@@ -64,6 +69,9 @@ public struct SecurityFilePlanDescriptorRequestBuilder: ModelRequestBuilder {
 public typealias SecurityFilePlanDescriptorTemplate = Model<SecurityFilePlanDescriptorTemplateFields>
 
 /// The properties of a `SecurityFilePlanDescriptorTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorTemplate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityFilePlanDescriptorTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -128,6 +136,7 @@ public struct SecurityFilePlanReferenceFields: FieldSet {
         fields: SecurityFilePlanReferenceFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -142,6 +151,10 @@ public struct SecurityFilePlanReferenceFields: FieldSet {
 public typealias SecurityFilePlanReferenceTemplate = Model<SecurityFilePlanReferenceTemplateFields>
 
 /// The properties of a `SecurityFilePlanReferenceTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.filePlanReferenceTemplate`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName` from
+///   `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecurityFilePlanReferenceTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -198,6 +211,7 @@ public struct SecurityFilePlanSubcategoryFields: FieldSet {
         fields: SecurityFilePlanSubcategoryFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.filePlanDescriptorBase/displayName`.
     public let displayName: Field<String>
 
     private init() {
@@ -256,6 +270,10 @@ public enum SecurityGeoLocationFields: FieldSet {
 public typealias SecurityGitHubOrganizationEvidence = Model<SecurityGitHubOrganizationEvidenceFields>
 
 /// The properties of a `SecurityGitHubOrganizationEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.gitHubOrganizationEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityGitHubOrganizationEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -301,6 +319,10 @@ public enum SecurityGitHubOrganizationEvidenceFields: FieldSet {
 public typealias SecurityGitHubRepoEvidence = Model<SecurityGitHubRepoEvidenceFields>
 
 /// The properties of a `SecurityGitHubRepoEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.gitHubRepoEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityGitHubRepoEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -344,6 +366,10 @@ public enum SecurityGitHubRepoEvidenceFields: FieldSet {
 public typealias SecurityGitHubUserEvidence = Model<SecurityGitHubUserEvidenceFields>
 
 /// The properties of a `SecurityGitHubUserEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.gitHubUserEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityGitHubUserEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -408,6 +434,10 @@ extension SecurityGoogleCloudLocationType {
 public typealias SecurityGoogleCloudResourceEvidence = Model<SecurityGoogleCloudResourceEvidenceFields>
 
 /// The properties of a `SecurityGoogleCloudResourceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.googleCloudResourceEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityGoogleCloudResourceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -455,6 +485,8 @@ public enum SecurityGoogleCloudResourceEvidenceFields: FieldSet {
 public typealias SecurityHealthIssue = Model<SecurityHealthIssueFields>
 
 /// The properties of a `SecurityHealthIssue`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.healthIssue`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHealthIssueFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -580,6 +612,7 @@ public struct SecurityHealthcareSignalRecordFields: FieldSet {
         fields: SecurityHealthcareSignalRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -600,6 +633,7 @@ public typealias SecurityHost = Model<SecurityHostFields>
 /// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
+/// - Remark: Generated from `microsoft.graph.security.host`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -654,6 +688,7 @@ public typealias SecurityHostComponent = Model<SecurityHostComponentFields>
 /// The properties of a `SecurityHostComponent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.hostComponent`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostComponentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -702,6 +737,7 @@ public struct SecurityHostComponentRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostComponent/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -714,6 +750,7 @@ public typealias SecurityHostCookie = Model<SecurityHostCookieFields>
 /// The properties of a `SecurityHostCookie`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.hostCookie`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostCookieFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -760,6 +797,7 @@ public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostCookie/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -770,6 +808,10 @@ public struct SecurityHostCookieRequestBuilder: ModelRequestBuilder {
 public typealias SecurityHostLogonSessionEvidence = Model<SecurityHostLogonSessionEvidenceFields>
 
 /// The properties of a `SecurityHostLogonSessionEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.hostLogonSessionEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityHostLogonSessionEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -815,6 +857,7 @@ public typealias SecurityHostPair = Model<SecurityHostPairFields>
 /// The properties of a `SecurityHostPair`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `childHost`, `parentHost`.
+/// - Remark: Generated from `microsoft.graph.security.hostPair`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostPairFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -864,8 +907,10 @@ public struct SecurityHostPairRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostPair/childHost`.
     public var childHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("childHost")) }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostPair/parentHost`.
     public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
 }
 
@@ -878,6 +923,7 @@ public typealias SecurityHostPort = Model<SecurityHostPortFields>
 /// The properties of a `SecurityHostPort`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`, `mostRecentSslCertificate`.
+/// - Remark: Generated from `microsoft.graph.security.hostPort`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostPortFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1011,8 +1057,10 @@ public struct SecurityHostPortRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostPort/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostPort/mostRecentSslCertificate`.
     public var mostRecentSslCertificate: SecuritySslCertificateRequestBuilder {
         .init(client: client, path: path.appending("mostRecentSslCertificate"))
     }
@@ -1043,6 +1091,8 @@ extension SecurityHostPortStatus {
 public typealias SecurityHostReputation = Model<SecurityHostReputationFields>
 
 /// The properties of a `SecurityHostReputation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.hostReputation`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostReputationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1185,64 +1235,88 @@ public struct SecurityHostRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/childHostPairs`.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("childHostPairs"))
     }
 
     /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/components`.
     public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
         .init(client: client, path: path.appending("components"))
     }
 
     /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/cookies`.
     public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
         .init(client: client, path: path.appending("cookies"))
     }
 
     /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/hostPairs`.
     public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("hostPairs"))
     }
 
     /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/parentHostPairs`.
     public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("parentHostPairs"))
     }
 
     /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/passiveDns`.
     public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDns"))
     }
 
     /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/passiveDnsReverse`.
     public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDnsReverse"))
     }
 
     /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/ports`.
     public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
         .init(client: client, path: path.appending("ports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.host/reputation`.
     public var reputation: SecurityHostReputationRequestBuilder {
         .init(client: client, path: path.appending("reputation"))
     }
 
     /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/sslCertificates`.
     public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
         .init(client: client, path: path.appending("sslCertificates"))
     }
 
     /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/subdomains`.
     public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
         .init(client: client, path: path.appending("subdomains"))
     }
 
     /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.host/trackers`.
     public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
         .init(client: client, path: path.appending("trackers"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.host/whois`.
     public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
 }
 
@@ -1255,6 +1329,8 @@ public typealias SecurityHostSslCertificate = Model<SecurityHostSslCertificateFi
 /// The properties of a `SecurityHostSslCertificate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`, `sslCertificate`.
+/// - Remark: Generated from `microsoft.graph.security.hostSslCertificate`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityHostSslCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1324,8 +1400,10 @@ public struct SecurityHostSslCertificateRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostSslCertificate/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostSslCertificate/sslCertificate`.
     public var sslCertificate: SecuritySslCertificateRequestBuilder {
         .init(client: client, path: path.appending("sslCertificate"))
     }
@@ -1340,6 +1418,7 @@ public typealias SecurityHostTracker = Model<SecurityHostTrackerFields>
 /// The properties of a `SecurityHostTracker`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.hostTracker`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityHostTrackerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1386,6 +1465,7 @@ public struct SecurityHostTrackerRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostTracker/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -1403,6 +1483,7 @@ public struct SecurityHostedRpaAuditRecordFields: FieldSet {
         fields: SecurityHostedRpaAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1421,6 +1502,10 @@ public typealias SecurityHostname = Model<SecurityHostnameFields>
 /// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
+/// - Remark: Generated from `microsoft.graph.security.hostname`; inherited `id` from `microsoft.graph.entity`;
+///   `firstSeenDateTime`, `lastSeenDateTime`, `childHostPairs`, `components`, `cookies`, `hostPairs`,
+///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
+///   `trackers`, `whois` from `microsoft.graph.security.host`.
 public enum SecurityHostnameFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1506,64 +1591,88 @@ public struct SecurityHostnameRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/childHostPairs`.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("childHostPairs"))
     }
 
     /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/components`.
     public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
         .init(client: client, path: path.appending("components"))
     }
 
     /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/cookies`.
     public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
         .init(client: client, path: path.appending("cookies"))
     }
 
     /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/hostPairs`.
     public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("hostPairs"))
     }
 
     /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/parentHostPairs`.
     public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("parentHostPairs"))
     }
 
     /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/passiveDns`.
     public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDns"))
     }
 
     /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/passiveDnsReverse`.
     public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDnsReverse"))
     }
 
     /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/ports`.
     public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
         .init(client: client, path: path.appending("ports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostname/reputation`.
     public var reputation: SecurityHostReputationRequestBuilder {
         .init(client: client, path: path.appending("reputation"))
     }
 
     /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/sslCertificates`.
     public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
         .init(client: client, path: path.appending("sslCertificates"))
     }
 
     /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/subdomains`.
     public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
         .init(client: client, path: path.appending("subdomains"))
     }
 
     /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.hostname/trackers`.
     public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
         .init(client: client, path: path.appending("trackers"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.hostname/whois`.
     public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
 }
 
@@ -1581,6 +1690,7 @@ public struct SecurityHrSignalAuditRecordFields: FieldSet {
         fields: SecurityHrSignalAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -18,6 +18,7 @@ public struct SecurityHygieneEventRecordFields: FieldSet {
         fields: SecurityHygieneEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -50,6 +51,8 @@ public enum SecurityHyperlinkFields: FieldSet {
 public typealias SecurityIdentityAccounts = Model<SecurityIdentityAccountsFields>
 
 /// The properties of a `SecurityIdentityAccounts`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.identityAccounts`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityIdentityAccountsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -132,6 +135,7 @@ public typealias SecurityIdentityContainer = Model<SecurityIdentityContainerFiel
 ///
 /// - Present when the request expanded them (`expand(_:)`): `healthIssues`, `identityAccounts`,
 ///   `sensorCandidateActivationConfiguration`, `sensorCandidates`, `sensors`, `settings`.
+/// - Remark: Generated from `microsoft.graph.security.identityContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityIdentityContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -192,29 +196,39 @@ public struct SecurityIdentityContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/healthIssues`.
     public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
         .init(client: client, path: path.appending("healthIssues"))
     }
 
     /// `identityAccounts.request()` lists them; `identityAccounts("identityAccounts-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/identityAccounts`.
     public var identityAccounts: CollectionRequestBuilder<SecurityIdentityAccountsRequestBuilder> {
         .init(client: client, path: path.appending("identityAccounts"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/sensorCandidateActivationConfiguration`.
     public var sensorCandidateActivationConfiguration: SecuritySensorCandidateActivationConfigurationRequestBuilder {
         .init(client: client, path: path.appending("sensorCandidateActivationConfiguration"))
     }
 
     /// `sensorCandidates.request()` lists them; `sensorCandidates("sensorCandidate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/sensorCandidates`.
     public var sensorCandidates: CollectionRequestBuilder<SecuritySensorCandidateRequestBuilder> {
         .init(client: client, path: path.appending("sensorCandidates"))
     }
 
     /// `sensors.request()` lists them; `sensors("sensor-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/sensors`.
     public var sensors: CollectionRequestBuilder<SecuritySensorRequestBuilder> {
         .init(client: client, path: path.appending("sensors"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.identityContainer/settings`.
     public var settings: SecuritySettingsContainerRequestBuilder {
         .init(client: client, path: path.appending("settings"))
     }
@@ -247,6 +261,7 @@ public typealias SecurityIncident = Model<SecurityIncidentFields>
 /// The properties of a `SecurityIncident`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `alerts`.
+/// - Remark: Generated from `microsoft.graph.security.incident`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityIncidentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -333,6 +348,8 @@ public struct SecurityIncidentRequestBuilder: ModelRequestBuilder {
     }
 
     /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.incident/alerts`.
     public var alerts: CollectionRequestBuilder<SecurityAlertRequestBuilder> {
         .init(client: client, path: path.appending("alerts"))
     }
@@ -395,6 +412,7 @@ public typealias SecurityIndicator = Model<SecurityIndicatorFields>
 /// The properties of a `SecurityIndicator`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `artifact`.
+/// - Remark: Generated from `microsoft.graph.security.indicator`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -432,6 +450,7 @@ public struct SecurityIndicatorRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.indicator/artifact`.
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
 
@@ -470,6 +489,7 @@ public struct SecurityInformationBarrierPolicyApplicationAuditRecordFields: Fiel
         fields: SecurityInformationBarrierPolicyApplicationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -494,6 +514,7 @@ public struct SecurityInformationWorkerProtectionAuditRecordFields: FieldSet {
         fields: SecurityInformationWorkerProtectionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -517,6 +538,7 @@ public struct SecurityInsiderRiskScopedUserInsightsRecordFields: FieldSet {
         fields: SecurityInsiderRiskScopedUserInsightsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -539,6 +561,7 @@ public struct SecurityInsiderRiskScopedUsersRecordFields: FieldSet {
         fields: SecurityInsiderRiskScopedUsersRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -563,6 +586,7 @@ public struct SecurityIntegratedAppsAppAdminActivityAuditRecordFields: FieldSet 
         fields: SecurityIntegratedAppsAppAdminActivityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -587,6 +611,7 @@ public struct SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields: F
         fields: SecurityIntegratedAppsAppSettingsAdminActivityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -603,6 +628,8 @@ public typealias SecurityIntelligenceProfile = Model<SecurityIntelligenceProfile
 /// The properties of a `SecurityIntelligenceProfile`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `indicators`.
+/// - Remark: Generated from `microsoft.graph.security.intelligenceProfile`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityIntelligenceProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -666,6 +693,8 @@ public typealias SecurityIntelligenceProfileIndicator = Model<SecurityIntelligen
 /// The properties of a `SecurityIntelligenceProfileIndicator`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `artifact`.
+/// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator`; inherited `id` from
+///   `microsoft.graph.entity`; `source`, `artifact` from `microsoft.graph.security.indicator`.
 public enum SecurityIntelligenceProfileIndicatorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -710,6 +739,7 @@ public struct SecurityIntelligenceProfileIndicatorRequestBuilder: ModelRequestBu
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.intelligenceProfileIndicator/artifact`.
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 }
 
@@ -752,6 +782,8 @@ public struct SecurityIntelligenceProfileRequestBuilder: ModelRequestBuilder {
     }
 
     /// `indicators.request()` lists them; `indicators("intelligenceProfileIndicator-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.intelligenceProfile/indicators`.
     public var indicators: CollectionRequestBuilder<SecurityIntelligenceProfileIndicatorRequestBuilder> {
         .init(client: client, path: path.appending("indicators"))
     }
@@ -858,6 +890,10 @@ public enum SecurityInvokeActionResultFields: FieldSet {
 public typealias SecurityIoTDeviceEvidence = Model<SecurityIoTDeviceEvidenceFields>
 
 /// The properties of a `SecurityIoTDeviceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ioTDeviceEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityIoTDeviceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -967,6 +1003,10 @@ public typealias SecurityIpAddress = Model<SecurityIpAddressFields>
 /// - Present when the request expanded them (`expand(_:)`): `childHostPairs`, `components`, `cookies`, `hostPairs`,
 ///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
 ///   `trackers`, `whois`.
+/// - Remark: Generated from `microsoft.graph.security.ipAddress`; inherited `id` from `microsoft.graph.entity`;
+///   `firstSeenDateTime`, `lastSeenDateTime`, `childHostPairs`, `components`, `cookies`, `hostPairs`,
+///   `parentHostPairs`, `passiveDns`, `passiveDnsReverse`, `ports`, `reputation`, `sslCertificates`, `subdomains`,
+///   `trackers`, `whois` from `microsoft.graph.security.host`.
 public enum SecurityIpAddressFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1056,64 +1096,88 @@ public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
     }
 
     /// `childHostPairs.request()` lists them; `childHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/childHostPairs`.
     public var childHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("childHostPairs"))
     }
 
     /// `components.request()` lists them; `components("hostComponent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/components`.
     public var components: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
         .init(client: client, path: path.appending("components"))
     }
 
     /// `cookies.request()` lists them; `cookies("hostCookie-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/cookies`.
     public var cookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
         .init(client: client, path: path.appending("cookies"))
     }
 
     /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/hostPairs`.
     public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("hostPairs"))
     }
 
     /// `parentHostPairs.request()` lists them; `parentHostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/parentHostPairs`.
     public var parentHostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("parentHostPairs"))
     }
 
     /// `passiveDns.request()` lists them; `passiveDns("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/passiveDns`.
     public var passiveDns: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDns"))
     }
 
     /// `passiveDnsReverse.request()` lists them; `passiveDnsReverse("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/passiveDnsReverse`.
     public var passiveDnsReverse: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDnsReverse"))
     }
 
     /// `ports.request()` lists them; `ports("hostPort-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/ports`.
     public var ports: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
         .init(client: client, path: path.appending("ports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/reputation`.
     public var reputation: SecurityHostReputationRequestBuilder {
         .init(client: client, path: path.appending("reputation"))
     }
 
     /// `sslCertificates.request()` lists them; `sslCertificates("hostSslCertificate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/sslCertificates`.
     public var sslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
         .init(client: client, path: path.appending("sslCertificates"))
     }
 
     /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/subdomains`.
     public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
         .init(client: client, path: path.appending("subdomains"))
     }
 
     /// `trackers.request()` lists them; `trackers("hostTracker-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/trackers`.
     public var trackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
         .init(client: client, path: path.appending("trackers"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.ipAddress/whois`.
     public var whois: SecurityWhoisRecordRequestBuilder { .init(client: client, path: path.appending("whois")) }
 }
 
@@ -1124,6 +1188,10 @@ public struct SecurityIpAddressRequestBuilder: ModelRequestBuilder {
 public typealias SecurityIpEvidence = Model<SecurityIpEvidenceFields>
 
 /// The properties of a `SecurityIpEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.ipEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityIpEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1173,6 +1241,7 @@ public struct SecurityIrmActivityAuditTrailRecordFields: FieldSet {
         fields: SecurityIrmActivityAuditTrailRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1195,6 +1264,7 @@ public struct SecurityIrmUserDefinedDetectionRecordFields: FieldSet {
         fields: SecurityIrmUserDefinedDetectionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1234,6 +1304,7 @@ public struct SecurityKaizalaAuditRecordFields: FieldSet {
         fields: SecurityKaizalaAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1248,6 +1319,10 @@ public struct SecurityKaizalaAuditRecordFields: FieldSet {
 public typealias SecurityKubernetesClusterEvidence = Model<SecurityKubernetesClusterEvidenceFields>
 
 /// The properties of a `SecurityKubernetesClusterEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesClusterEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesClusterEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1292,6 +1367,10 @@ public enum SecurityKubernetesClusterEvidenceFields: FieldSet {
 public typealias SecurityKubernetesControllerEvidence = Model<SecurityKubernetesControllerEvidenceFields>
 
 /// The properties of a `SecurityKubernetesControllerEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesControllerEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesControllerEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1334,6 +1413,10 @@ public enum SecurityKubernetesControllerEvidenceFields: FieldSet {
 public typealias SecurityKubernetesNamespaceEvidence = Model<SecurityKubernetesNamespaceEvidenceFields>
 
 /// The properties of a `SecurityKubernetesNamespaceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesNamespaceEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesNamespaceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1395,6 +1478,10 @@ extension SecurityKubernetesPlatform {
 public typealias SecurityKubernetesPodEvidence = Model<SecurityKubernetesPodEvidenceFields>
 
 /// The properties of a `SecurityKubernetesPodEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesPodEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesPodEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1446,6 +1533,10 @@ public enum SecurityKubernetesPodEvidenceFields: FieldSet {
 public typealias SecurityKubernetesSecretEvidence = Model<SecurityKubernetesSecretEvidenceFields>
 
 /// The properties of a `SecurityKubernetesSecretEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesSecretEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesSecretEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1486,6 +1577,10 @@ public enum SecurityKubernetesSecretEvidenceFields: FieldSet {
 public typealias SecurityKubernetesServiceAccountEvidence = Model<SecurityKubernetesServiceAccountEvidenceFields>
 
 /// The properties of a `SecurityKubernetesServiceAccountEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesServiceAccountEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1523,6 +1618,10 @@ public enum SecurityKubernetesServiceAccountEvidenceFields: FieldSet {
 public typealias SecurityKubernetesServiceEvidence = Model<SecurityKubernetesServiceEvidenceFields>
 
 /// The properties of a `SecurityKubernetesServiceEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.kubernetesServiceEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityKubernetesServiceEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1640,6 +1739,7 @@ public struct SecurityLabelAnalyticsAggregateAuditRecordFields: FieldSet {
         fields: SecurityLabelAnalyticsAggregateAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1662,6 +1762,7 @@ public struct SecurityLabelContentExplorerAuditRecordFields: FieldSet {
         fields: SecurityLabelContentExplorerAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1679,6 +1780,7 @@ public typealias SecurityLabelsRoot = Model<SecurityLabelsRootFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `authorities`, `categories`, `citations`, `departments`,
 ///   `filePlanReferences`, `retentionLabels`.
+/// - Remark: Generated from `microsoft.graph.security.labelsRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityLabelsRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1735,31 +1837,43 @@ public struct SecurityLabelsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `authorities.request()` lists them; `authorities("authorityTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/authorities`.
     public var authorities: CollectionRequestBuilder<SecurityAuthorityTemplateRequestBuilder> {
         .init(client: client, path: path.appending("authorities"))
     }
 
     /// `categories.request()` lists them; `categories("categoryTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/categories`.
     public var categories: CollectionRequestBuilder<SecurityCategoryTemplateRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `citations.request()` lists them; `citations("citationTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/citations`.
     public var citations: CollectionRequestBuilder<SecurityCitationTemplateRequestBuilder> {
         .init(client: client, path: path.appending("citations"))
     }
 
     /// `departments.request()` lists them; `departments("departmentTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/departments`.
     public var departments: CollectionRequestBuilder<SecurityDepartmentTemplateRequestBuilder> {
         .init(client: client, path: path.appending("departments"))
     }
 
     /// `filePlanReferences.request()` lists them; `filePlanReferences("filePlanReferenceTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/filePlanReferences`.
     public var filePlanReferences: CollectionRequestBuilder<SecurityFilePlanReferenceTemplateRequestBuilder> {
         .init(client: client, path: path.appending("filePlanReferences"))
     }
 
     /// `retentionLabels.request()` lists them; `retentionLabels("retentionLabel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.labelsRoot/retentionLabels`.
     public var retentionLabels: CollectionRequestBuilder<SecurityRetentionLabelRequestBuilder> {
         .init(client: client, path: path.appending("retentionLabels"))
     }
@@ -1780,6 +1894,7 @@ public struct SecurityLargeContentMetadataAuditRecordFields: FieldSet {
         fields: SecurityLargeContentMetadataAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -36,6 +36,7 @@ public struct SecurityM365ComplianceConnectorAuditRecordFields: FieldSet {
         fields: SecurityM365ComplianceConnectorAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -57,6 +58,7 @@ public struct SecurityM365SearchSectionsRecordFields: FieldSet {
         fields: SecurityM365SearchSectionsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -78,6 +80,7 @@ public struct SecurityM365daadAuditRecordFields: FieldSet {
         fields: SecurityM365daadAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -100,6 +103,7 @@ public struct SecurityM365odspAssetMetadataRecordFields: FieldSet {
         fields: SecurityM365odspAssetMetadataRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -121,6 +125,7 @@ public struct SecurityMDASHAuditRecordFields: FieldSet {
         fields: SecurityMDASHAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -135,6 +140,10 @@ public struct SecurityMDASHAuditRecordFields: FieldSet {
 public typealias SecurityMailClusterEvidence = Model<SecurityMailClusterEvidenceFields>
 
 /// The properties of a `SecurityMailClusterEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.mailClusterEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityMailClusterEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -187,6 +196,7 @@ public struct SecurityMailSubmissionDataFields: FieldSet {
         fields: SecurityMailSubmissionDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -202,6 +212,10 @@ public struct SecurityMailSubmissionDataFields: FieldSet {
 public typealias SecurityMailboxConfigurationEvidence = Model<SecurityMailboxConfigurationEvidenceFields>
 
 /// The properties of a `SecurityMailboxConfigurationEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.mailboxConfigurationEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityMailboxConfigurationEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -276,6 +290,10 @@ extension SecurityMailboxConfigurationType {
 public typealias SecurityMailboxEvidence = Model<SecurityMailboxEvidenceFields>
 
 /// The properties of a `SecurityMailboxEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.mailboxEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityMailboxEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -317,6 +335,10 @@ public enum SecurityMailboxEvidenceFields: FieldSet {
 public typealias SecurityMalwareEvidence = Model<SecurityMalwareEvidenceFields>
 
 /// The properties of a `SecurityMalwareEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.malwareEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityMalwareEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -365,6 +387,7 @@ public struct SecurityManagedServicesAuditRecordFields: FieldSet {
         fields: SecurityManagedServicesAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -386,6 +409,7 @@ public struct SecurityManagedTenantsAuditRecordFields: FieldSet {
         fields: SecurityManagedTenantsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -407,6 +431,7 @@ public struct SecurityMapgAlertsAuditRecordFields: FieldSet {
         fields: SecurityMapgAlertsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -428,6 +453,7 @@ public struct SecurityMapgOnboardAuditRecordFields: FieldSet {
         fields: SecurityMapgOnboardAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -449,6 +475,7 @@ public struct SecurityMapgPolicyAuditRecordFields: FieldSet {
         fields: SecurityMapgPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -470,6 +497,7 @@ public struct SecurityMapgRemediationAuditRecordFields: FieldSet {
         fields: SecurityMapgRemediationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -491,6 +519,7 @@ public struct SecurityMcasAlertsAuditRecordFields: FieldSet {
         fields: SecurityMcasAlertsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -512,6 +541,7 @@ public struct SecurityMdaAuditRecordFields: FieldSet {
         fields: SecurityMdaAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -534,6 +564,7 @@ public struct SecurityMdaDataSecuritySignalRecordFields: FieldSet {
         fields: SecurityMdaDataSecuritySignalRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -555,6 +586,7 @@ public struct SecurityMdatpAuditRecordFields: FieldSet {
         fields: SecurityMdatpAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -576,6 +608,7 @@ public struct SecurityMdcEventsRecordFields: FieldSet {
         fields: SecurityMdcEventsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -597,6 +630,7 @@ public struct SecurityMdiAuditRecordFields: FieldSet {
         fields: SecurityMdiAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -616,6 +650,8 @@ public struct SecurityMergeResponseFields: FieldSet {
         "microsoft.graph.security.mergeResponse",
         fields: SecurityMergeResponseFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.security.mergeResponse/targetIncidentId`.
     public let targetIncidentId: Field<String>
 
     private init() {
@@ -637,6 +673,7 @@ public struct SecurityMeshWorldsAuditRecordFields: FieldSet {
         fields: SecurityMeshWorldsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -661,6 +698,7 @@ public struct SecurityMicrosoft365BackupBackupItemAuditRecordFields: FieldSet {
         fields: SecurityMicrosoft365BackupBackupItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -685,6 +723,7 @@ public struct SecurityMicrosoft365BackupBackupPolicyAuditRecordFields: FieldSet 
         fields: SecurityMicrosoft365BackupBackupPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -709,6 +748,7 @@ public struct SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields: Fie
         fields: SecurityMicrosoft365BackupGranularBrowseTaskAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -733,6 +773,7 @@ public struct SecurityMicrosoft365BackupRestoreItemAuditRecordFields: FieldSet {
         fields: SecurityMicrosoft365BackupRestoreItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -757,6 +798,7 @@ public struct SecurityMicrosoft365BackupRestoreTaskAuditRecordFields: FieldSet {
         fields: SecurityMicrosoft365BackupRestoreTaskAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -781,6 +823,7 @@ public struct SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields: Field
         fields: SecurityMicrosoft365CopilotScheduledPromptAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -805,6 +848,7 @@ public struct SecurityMicrosoftDefenderExpertsXDRAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftDefenderExpertsXDRAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -826,6 +870,7 @@ public struct SecurityMicrosoftFlowAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftFlowAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -847,6 +892,7 @@ public struct SecurityMicrosoftFormsAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftFormsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -869,6 +915,7 @@ public struct SecurityMicrosoftGraphDataConnectConsentFields: FieldSet {
         fields: SecurityMicrosoftGraphDataConnectConsentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -892,6 +939,7 @@ public struct SecurityMicrosoftGraphDataConnectOperationFields: FieldSet {
         fields: SecurityMicrosoftGraphDataConnectOperationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -916,6 +964,7 @@ public struct SecurityMicrosoftPurviewDataCatalogOperationRecordFields: FieldSet
         fields: SecurityMicrosoftPurviewDataCatalogOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -940,6 +989,7 @@ public struct SecurityMicrosoftPurviewDataMapOperationRecordFields: FieldSet {
         fields: SecurityMicrosoftPurviewDataMapOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -964,6 +1014,7 @@ public struct SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields: Field
         fields: SecurityMicrosoftPurviewMetadataPolicyOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -988,6 +1039,7 @@ public struct SecurityMicrosoftPurviewPolicyOperationRecordFields: FieldSet {
         fields: SecurityMicrosoftPurviewPolicyOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1010,6 +1062,7 @@ public struct SecurityMicrosoftPurviewPrivacyAuditEventFields: FieldSet {
         fields: SecurityMicrosoftPurviewPrivacyAuditEventFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1034,6 +1087,7 @@ public struct SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields: Field
         fields: SecurityMicrosoftPurviewUnifiedCatalogOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1055,6 +1109,7 @@ public struct SecurityMicrosoftStreamAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftStreamAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1077,6 +1132,7 @@ public struct SecurityMicrosoftTeamsAdminAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsAdminAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1100,6 +1156,7 @@ public struct SecurityMicrosoftTeamsAnalyticsAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsAnalyticsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1121,6 +1178,7 @@ public struct SecurityMicrosoftTeamsAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1143,6 +1201,7 @@ public struct SecurityMicrosoftTeamsDeviceAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsDeviceAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1167,6 +1226,7 @@ public struct SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields: Field
         fields: SecurityMicrosoftTeamsRetentionLabelActionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1191,6 +1251,7 @@ public struct SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields: Fie
         fields: SecurityMicrosoftTeamsSensitivityLabelActionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1213,6 +1274,7 @@ public struct SecurityMicrosoftTeamsShiftsAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsShiftsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

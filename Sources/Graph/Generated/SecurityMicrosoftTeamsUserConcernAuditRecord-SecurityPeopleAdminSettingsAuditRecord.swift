@@ -21,6 +21,7 @@ public struct SecurityMicrosoftTeamsUserConcernAuditRecordFields: FieldSet {
         fields: SecurityMicrosoftTeamsUserConcernAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -44,6 +45,7 @@ public struct SecurityMipAutoLabelExchangeItemAuditRecordFields: FieldSet {
         fields: SecurityMipAutoLabelExchangeItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -68,6 +70,7 @@ public struct SecurityMipAutoLabelProgressFeedbackAuditRecordFields: FieldSet {
         fields: SecurityMipAutoLabelProgressFeedbackAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -92,6 +95,7 @@ public struct SecurityMipAutoLabelSharePointItemAuditRecordFields: FieldSet {
         fields: SecurityMipAutoLabelSharePointItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -116,6 +120,7 @@ public struct SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields: Fie
         fields: SecurityMipAutoLabelSharePointPolicyLocationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -140,6 +145,7 @@ public struct SecurityMipAutoLabelSimulationSharePointCompletionRecordFields: Fi
         fields: SecurityMipAutoLabelSimulationSharePointCompletionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -164,6 +170,7 @@ public struct SecurityMipAutoLabelSimulationSharePointProgressRecordFields: Fiel
         fields: SecurityMipAutoLabelSimulationSharePointProgressRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -188,6 +195,7 @@ public struct SecurityMipAutoLabelSimulationStatisticsRecordFields: FieldSet {
         fields: SecurityMipAutoLabelSimulationStatisticsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -210,6 +218,7 @@ public struct SecurityMipExactDataMatchAuditRecordFields: FieldSet {
         fields: SecurityMipExactDataMatchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -232,6 +241,7 @@ public struct SecurityMipLabelAnalyticsAuditRecordFields: FieldSet {
         fields: SecurityMipLabelAnalyticsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -253,6 +263,7 @@ public struct SecurityMipLabelAuditRecordFields: FieldSet {
         fields: SecurityMipLabelAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -274,6 +285,7 @@ public struct SecurityMosAgentInfoRecordFields: FieldSet {
         fields: SecurityMosAgentInfoRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -295,6 +307,7 @@ public struct SecurityMosAgentInfoRecordV2Fields: FieldSet {
         fields: SecurityMosAgentInfoRecordV2Fields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -317,6 +330,7 @@ public struct SecurityMs365dCustomDetectionAuditRecordFields: FieldSet {
         fields: SecurityMs365dCustomDetectionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -338,6 +352,7 @@ public struct SecurityMs365dIncidentAuditRecordFields: FieldSet {
         fields: SecurityMs365dIncidentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -360,6 +375,7 @@ public struct SecurityMs365dSuppressionRuleAuditRecordFields: FieldSet {
         fields: SecurityMs365dSuppressionRuleAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -382,6 +398,7 @@ public struct SecurityMsdeCustomCollectionAuditRecordFields: FieldSet {
         fields: SecurityMsdeCustomCollectionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -404,6 +421,7 @@ public struct SecurityMsdeGeneralSettingsAuditRecordFields: FieldSet {
         fields: SecurityMsdeGeneralSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -426,6 +444,7 @@ public struct SecurityMsdeIndicatorsSettingsAuditRecordFields: FieldSet {
         fields: SecurityMsdeIndicatorsSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -448,6 +467,7 @@ public struct SecurityMsdeResponseActionsAuditRecordFields: FieldSet {
         fields: SecurityMsdeResponseActionsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -470,6 +490,7 @@ public struct SecurityMsdeRolesSettingsAuditRecordFields: FieldSet {
         fields: SecurityMsdeRolesSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -494,6 +515,7 @@ public struct SecurityMspVectorSearchContentMetadataAuditRecordFields: FieldSet 
         fields: SecurityMspVectorSearchContentMetadataAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -517,6 +539,7 @@ public struct SecurityMsticNationStateNotificationRecordFields: FieldSet {
         fields: SecurityMsticNationStateNotificationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -539,6 +562,7 @@ public struct SecurityMultiStageDispositionAuditRecordFields: FieldSet {
         fields: SecurityMultiStageDispositionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -561,6 +585,7 @@ public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
         fields: SecurityMyAnalyticsSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -575,6 +600,8 @@ public struct SecurityMyAnalyticsSettingsAuditRecordFields: FieldSet {
 public typealias SecurityNetworkAdapter = Model<SecurityNetworkAdapterFields>
 
 /// The properties of a `SecurityNetworkAdapter`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.networkAdapter`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityNetworkAdapterFields: FieldSet {
     public typealias Table = (id: Field<String>, isEnabled: Field<Bool>, name: Field<String>)
 
@@ -611,6 +638,10 @@ public struct SecurityNetworkAdapterRequestBuilder: ModelRequestBuilder {
 public typealias SecurityNetworkConnectionEvidence = Model<SecurityNetworkConnectionEvidenceFields>
 
 /// The properties of a `SecurityNetworkConnectionEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.networkConnectionEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityNetworkConnectionEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -737,6 +768,10 @@ extension SecurityNetworkProtocol {
 public typealias SecurityNicEvidence = Model<SecurityNicEvidenceFields>
 
 /// The properties of a `SecurityNicEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.nicEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityNicEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -784,6 +819,7 @@ public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
         fields: SecurityNoisyAlertPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -798,6 +834,10 @@ public struct SecurityNoisyAlertPolicyAuditRecordFields: FieldSet {
 public typealias SecurityOauthApplicationEvidence = Model<SecurityOauthApplicationEvidenceFields>
 
 /// The properties of a `SecurityOauthApplicationEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.oauthApplicationEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityOauthApplicationEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -862,6 +902,7 @@ public struct SecurityOfficeNativeAuditRecordFields: FieldSet {
         fields: SecurityOfficeNativeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -883,6 +924,7 @@ public struct SecurityOmePortalAuditRecordFields: FieldSet {
         fields: SecurityOmePortalAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -907,6 +949,7 @@ public struct SecurityOnDemandSharePointClassificationAuditRecordFields: FieldSe
         fields: SecurityOnDemandSharePointClassificationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -931,6 +974,7 @@ public struct SecurityOnPremisesFileShareScannerDLPAuditRecordFields: FieldSet {
         fields: SecurityOnPremisesFileShareScannerDLPAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -955,6 +999,7 @@ public struct SecurityOnPremisesSharePointScannerDLPAuditRecordFields: FieldSet 
         fields: SecurityOnPremisesSharePointScannerDLPAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1002,6 +1047,7 @@ public struct SecurityOneDriveAuditRecordFields: FieldSet {
         fields: SecurityOneDriveAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1025,6 +1071,7 @@ public struct SecurityOrganizationalDataInM365AuditRecordFields: FieldSet {
         fields: SecurityOrganizationalDataInM365AuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1048,6 +1095,7 @@ public struct SecurityOutlookCopilotAutomationAuditRecordFields: FieldSet {
         fields: SecurityOutlookCopilotAutomationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1072,6 +1120,7 @@ public struct SecurityOwaGetAccessTokenForResourceAuditRecordFields: FieldSet {
         fields: SecurityOwaGetAccessTokenForResourceAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1093,6 +1142,7 @@ public struct SecurityP4AIRiskScoreRecordFields: FieldSet {
         fields: SecurityP4AIRiskScoreRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1115,6 +1165,7 @@ public struct SecurityP4aiAssessmentCategoryRecordFields: FieldSet {
         fields: SecurityP4aiAssessmentCategoryRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1137,6 +1188,7 @@ public struct SecurityP4aiAssessmentFabricScannerRecordFields: FieldSet {
         fields: SecurityP4aiAssessmentFabricScannerRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1160,6 +1212,7 @@ public struct SecurityP4aiAssessmentLocationResultRecordFields: FieldSet {
         fields: SecurityP4aiAssessmentLocationResultRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1181,6 +1234,7 @@ public struct SecurityP4aiAssessmentRecordFields: FieldSet {
         fields: SecurityP4aiAssessmentRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1197,6 +1251,7 @@ public typealias SecurityPassiveDnsRecord = Model<SecurityPassiveDnsRecordFields
 /// The properties of a `SecurityPassiveDnsRecord`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `artifact`, `parentHost`.
+/// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityPassiveDnsRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1248,8 +1303,10 @@ public struct SecurityPassiveDnsRecordRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord/artifact`.
     public var artifact: SecurityArtifactRequestBuilder { .init(client: client, path: path.appending("artifact")) }
 
+    /// - Remark: Generated from `microsoft.graph.security.passiveDnsRecord/parentHost`.
     public var parentHost: SecurityHostRequestBuilder { .init(client: client, path: path.appending("parentHost")) }
 }
 
@@ -1268,6 +1325,7 @@ public struct SecurityPeopleAdminSettingsAuditRecordFields: FieldSet {
         fields: SecurityPeopleAdminSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -19,6 +19,7 @@ public struct SecurityPhysicalBadgingSignalAuditRecordFields: FieldSet {
         fields: SecurityPhysicalBadgingSignalAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -40,6 +41,7 @@ public struct SecurityPlacesDirectoryAuditRecordFields: FieldSet {
         fields: SecurityPlacesDirectoryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -62,6 +64,7 @@ public struct SecurityPlannerChatMessageAuditRecordFields: FieldSet {
         fields: SecurityPlannerChatMessageAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -84,6 +87,7 @@ public struct SecurityPlannerChatMessageListAuditRecordFields: FieldSet {
         fields: SecurityPlannerChatMessageListAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -105,6 +109,7 @@ public struct SecurityPlannerCopyPlanAuditRecordFields: FieldSet {
         fields: SecurityPlannerCopyPlanAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -126,6 +131,7 @@ public struct SecurityPlannerGoalAuditRecordFields: FieldSet {
         fields: SecurityPlannerGoalAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -147,6 +153,7 @@ public struct SecurityPlannerGoalListAuditRecordFields: FieldSet {
         fields: SecurityPlannerGoalListAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -168,6 +175,7 @@ public struct SecurityPlannerPlanAuditRecordFields: FieldSet {
         fields: SecurityPlannerPlanAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -189,6 +197,7 @@ public struct SecurityPlannerPlanListAuditRecordFields: FieldSet {
         fields: SecurityPlannerPlanListAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -213,6 +222,7 @@ public struct SecurityPlannerPlanSensitivityLabelAuditRecordFields: FieldSet {
         fields: SecurityPlannerPlanSensitivityLabelAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -234,6 +244,7 @@ public struct SecurityPlannerRosterAuditRecordFields: FieldSet {
         fields: SecurityPlannerRosterAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -258,6 +269,7 @@ public struct SecurityPlannerRosterSensitivityLabelAuditRecordFields: FieldSet {
         fields: SecurityPlannerRosterSensitivityLabelAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -279,6 +291,7 @@ public struct SecurityPlannerTaskAuditRecordFields: FieldSet {
         fields: SecurityPlannerTaskAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -300,6 +313,7 @@ public struct SecurityPlannerTaskListAuditRecordFields: FieldSet {
         fields: SecurityPlannerTaskListAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -322,6 +336,7 @@ public struct SecurityPlannerTenantSettingsAuditRecordFields: FieldSet {
         fields: SecurityPlannerTenantSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -344,6 +359,7 @@ public struct SecurityPolicyConfigChangeAuditRecordFields: FieldSet {
         fields: SecurityPolicyConfigChangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -365,6 +381,7 @@ public struct SecurityPowerAppsAuditAppRecordFields: FieldSet {
         fields: SecurityPowerAppsAuditAppRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -386,6 +403,7 @@ public struct SecurityPowerAppsAuditPlanRecordFields: FieldSet {
         fields: SecurityPowerAppsAuditPlanRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -408,6 +426,7 @@ public struct SecurityPowerAppsAuditResourceRecordFields: FieldSet {
         fields: SecurityPowerAppsAuditResourceRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -429,6 +448,7 @@ public struct SecurityPowerBIAuditRecordFields: FieldSet {
         fields: SecurityPowerBIAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -450,6 +470,7 @@ public struct SecurityPowerBIDlpAuditRecordFields: FieldSet {
         fields: SecurityPowerBIDlpAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -471,6 +492,7 @@ public struct SecurityPowerPagesSiteAuditRecordFields: FieldSet {
         fields: SecurityPowerPagesSiteAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -493,6 +515,7 @@ public struct SecurityPowerPlatformAdminDlpAuditRecordFields: FieldSet {
         fields: SecurityPowerPlatformAdminDlpAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -517,6 +540,7 @@ public struct SecurityPowerPlatformAdminEnvironmentAuditRecordFields: FieldSet {
         fields: SecurityPowerPlatformAdminEnvironmentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -541,6 +565,7 @@ public struct SecurityPowerPlatformAdministratorActivityRecordFields: FieldSet {
         fields: SecurityPowerPlatformAdministratorActivityRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -565,6 +590,7 @@ public struct SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields
         fields: SecurityPowerPlatformLockboxResourceAccessRequestAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -589,6 +615,7 @@ public struct SecurityPowerPlatformLockboxResourceCommandAuditRecordFields: Fiel
         fields: SecurityPowerPlatformLockboxResourceCommandAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -613,6 +640,7 @@ public struct SecurityPowerPlatformServiceActivityAuditRecordFields: FieldSet {
         fields: SecurityPowerPlatformServiceActivityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -636,6 +664,7 @@ public struct SecurityPowerPlatformTenantIsolationRecordFields: FieldSet {
         fields: SecurityPowerPlatformTenantIsolationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -660,6 +689,7 @@ public struct SecurityPrivaPrivacyAssessmentOperationRecordFields: FieldSet {
         fields: SecurityPrivaPrivacyAssessmentOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -683,6 +713,7 @@ public struct SecurityPrivaPrivacyConsentOperationRecordFields: FieldSet {
         fields: SecurityPrivaPrivacyConsentOperationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -705,6 +736,7 @@ public struct SecurityPrivacyDataMatchAuditRecordFields: FieldSet {
         fields: SecurityPrivacyDataMatchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -727,6 +759,7 @@ public struct SecurityPrivacyDataMinimizationRecordFields: FieldSet {
         fields: SecurityPrivacyDataMinimizationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -748,6 +781,7 @@ public struct SecurityPrivacyDigestEmailRecordFields: FieldSet {
         fields: SecurityPrivacyDigestEmailRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -770,6 +804,7 @@ public struct SecurityPrivacyOpenAccessAuditRecordFields: FieldSet {
         fields: SecurityPrivacyOpenAccessAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -791,6 +826,7 @@ public struct SecurityPrivacyPortalAuditRecordFields: FieldSet {
         fields: SecurityPrivacyPortalAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -813,6 +849,7 @@ public struct SecurityPrivacyRemediationActionRecordFields: FieldSet {
         fields: SecurityPrivacyRemediationActionRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -834,6 +871,7 @@ public struct SecurityPrivacyRemediationRecordFields: FieldSet {
         fields: SecurityPrivacyRemediationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -848,6 +886,10 @@ public struct SecurityPrivacyRemediationRecordFields: FieldSet {
 public typealias SecurityProcessEvidence = Model<SecurityProcessEvidenceFields>
 
 /// The properties of a `SecurityProcessEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.processEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityProcessEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -908,6 +950,7 @@ public struct SecurityProjectAuditRecordFields: FieldSet {
         fields: SecurityProjectAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -932,6 +975,7 @@ public struct SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields: Fie
         fields: SecurityProjectForTheWebAssignedToMeSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -955,6 +999,7 @@ public struct SecurityProjectForTheWebProjectAuditRecordFields: FieldSet {
         fields: SecurityProjectForTheWebProjectAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -979,6 +1024,7 @@ public struct SecurityProjectForTheWebProjectSettingsAuditRecordFields: FieldSet
         fields: SecurityProjectForTheWebProjectSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1002,6 +1048,7 @@ public struct SecurityProjectForTheWebRoadmapAuditRecordFields: FieldSet {
         fields: SecurityProjectForTheWebRoadmapAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1026,6 +1073,7 @@ public struct SecurityProjectForTheWebRoadmapItemAuditRecordFields: FieldSet {
         fields: SecurityProjectForTheWebRoadmapItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1050,6 +1098,7 @@ public struct SecurityProjectForTheWebRoadmapSettingsAuditRecordFields: FieldSet
         fields: SecurityProjectForTheWebRoadmapSettingsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1072,6 +1121,7 @@ public struct SecurityProjectForTheWebTaskAuditRecordFields: FieldSet {
         fields: SecurityProjectForTheWebTaskAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1109,6 +1159,7 @@ public struct SecurityPublicFolderAuditRecordFields: FieldSet {
         fields: SecurityPublicFolderAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -19,6 +19,7 @@ public struct SecurityPurviewInsiderRiskAlertsRecordFields: FieldSet {
         fields: SecurityPurviewInsiderRiskAlertsRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -41,6 +42,7 @@ public struct SecurityPurviewInsiderRiskCasesRecordFields: FieldSet {
         fields: SecurityPurviewInsiderRiskCasesRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -63,6 +65,7 @@ public struct SecurityPurviewMCRecommendationRecordFields: FieldSet {
         fields: SecurityPurviewMCRecommendationRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -85,6 +88,7 @@ public struct SecurityPurviewPostureAgentAuditRecordFields: FieldSet {
         fields: SecurityPurviewPostureAgentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -106,6 +110,7 @@ public struct SecurityQuarantineAuditRecordFields: FieldSet {
         fields: SecurityQuarantineAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -162,6 +167,7 @@ public struct SecurityRecordsManagementAuditRecordFields: FieldSet {
         fields: SecurityRecordsManagementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -203,6 +209,10 @@ public enum SecurityRedundancyDetectionSettingsFields: FieldSet {
 public typealias SecurityRegistryKeyEvidence = Model<SecurityRegistryKeyEvidenceFields>
 
 /// The properties of a `SecurityRegistryKeyEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.registryKeyEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityRegistryKeyEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -240,6 +250,10 @@ public enum SecurityRegistryKeyEvidenceFields: FieldSet {
 public typealias SecurityRegistryValueEvidence = Model<SecurityRegistryValueEvidenceFields>
 
 /// The properties of a `SecurityRegistryValueEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.registryValueEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityRegistryValueEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -358,6 +372,7 @@ public struct SecurityReportSubmissionFields: FieldSet {
         fields: SecurityReportSubmissionFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -380,6 +395,7 @@ public struct SecurityReportSubmissionResultDetailFields: FieldSet {
         fields: SecurityReportSubmissionResultDetailFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -401,6 +417,7 @@ public struct SecurityReportsRootFields: FieldSet {
         fields: SecurityReportsRootFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -531,64 +548,86 @@ public struct SecurityRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `alerts.request()` lists them; `alerts("alert-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/alerts`.
     public var alerts: CollectionRequestBuilder<AlertRequestBuilder> {
         .init(client: client, path: path.appending("alerts", itemsRefusing: [.delete]))
     }
 
     /// `alertsV2.request()` lists them; `alertsV2("alert-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/alerts_v2`.
     public var alertsV2: CollectionRequestBuilder<SecurityAlertRequestBuilder> {
         .init(client: client, path: path.appending("alerts_v2"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/attackSimulation`.
     public var attackSimulation: AttackSimulationRootRequestBuilder {
         .init(client: client, path: path.appending("attackSimulation"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/auditLog`.
     public var auditLog: SecurityAuditCoreRootRequestBuilder { .init(client: client, path: path.appending("auditLog")) }
 
+    /// - Remark: Generated from `microsoft.graph.security/cases`.
     public var cases: SecurityCasesRootRequestBuilder { .init(client: client, path: path.appending("cases")) }
 
+    /// - Remark: Generated from `microsoft.graph.security/collaboration`.
     public var collaboration: SecurityCollaborationRootRequestBuilder {
         .init(client: client, path: path.appending("collaboration"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/dataSecurityAndGovernance`.
     public var dataSecurityAndGovernance: TenantDataSecurityAndGovernanceRequestBuilder {
         .init(client: client, path: path.appending("dataSecurityAndGovernance"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/identities`.
     public var identities: SecurityIdentityContainerRequestBuilder {
         .init(client: client, path: path.appending("identities"))
     }
 
     /// `incidents.request()` lists them; `incidents("incident-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/incidents`.
     public var incidents: CollectionRequestBuilder<SecurityIncidentRequestBuilder> {
         .init(client: client, path: path.appending("incidents"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/labels`.
     public var labels: SecurityLabelsRootRequestBuilder { .init(client: client, path: path.appending("labels")) }
 
     /// `secureScoreControlProfiles.request()` lists them; `secureScoreControlProfiles("secureScoreControlProfile-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/secureScoreControlProfiles`.
     public var secureScoreControlProfiles: CollectionRequestBuilder<SecureScoreControlProfileRequestBuilder> {
         .init(client: client, path: path.appending("secureScoreControlProfiles"))
     }
 
     /// `secureScores.request()` lists them; `secureScores("secureScore-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/secureScores`.
     public var secureScores: CollectionRequestBuilder<SecureScoreRequestBuilder> {
         .init(client: client, path: path.appending("secureScores"))
     }
 
     /// `subjectRightsRequests.request()` lists them; `subjectRightsRequests("subjectRightsRequest-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security/subjectRightsRequests`.
     public var subjectRightsRequests: CollectionRequestBuilder<SubjectRightsRequestRequestBuilder> {
         .init(client: client, path: path.appending("subjectRightsRequests"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/threatIntelligence`.
     public var threatIntelligence: SecurityThreatIntelligenceRequestBuilder {
         .init(client: client, path: path.appending("threatIntelligence"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security/triggers`.
     public var triggers: SecurityTriggersRootRequestBuilder { .init(client: client, path: path.appending("triggers")) }
 
+    /// - Remark: Generated from `microsoft.graph.security/triggerTypes`.
     public var triggerTypes: SecurityTriggerTypesRootRequestBuilder {
         .init(client: client, path: path.appending("triggerTypes"))
     }
@@ -681,6 +720,7 @@ public struct SecurityRestrictedModeAuditRecordFields: FieldSet {
         fields: SecurityRestrictedModeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -740,6 +780,7 @@ public struct SecurityRetentionDurationInDaysFields: FieldSet {
         fields: SecurityRetentionDurationInDaysFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.retentionDurationInDays/days`.
     public let days: Field<Int32>
 
     private init() {
@@ -756,6 +797,7 @@ public typealias SecurityRetentionEvent = Model<SecurityRetentionEventFields>
 /// The properties of a `SecurityRetentionEvent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `retentionEventType`.
+/// - Remark: Generated from `microsoft.graph.security.retentionEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityRetentionEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -816,6 +858,7 @@ public struct SecurityRetentionEventRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.retentionEvent/retentionEventType`.
     public var retentionEventType: SecurityRetentionEventTypeRequestBuilder {
         .init(client: client, path: path.appending("retentionEventType"))
     }
@@ -844,6 +887,9 @@ public enum SecurityRetentionEventStatusFields: FieldSet {
 public typealias SecurityRetentionEventType = Model<SecurityRetentionEventTypeFields>
 
 /// The properties of a `SecurityRetentionEventType`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.retentionEventType`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityRetentionEventTypeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -899,6 +945,7 @@ public typealias SecurityRetentionLabel = Model<SecurityRetentionLabelFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `descriptors`, `dispositionReviewStages`,
 ///   `retentionEventType`.
+/// - Remark: Generated from `microsoft.graph.security.retentionLabel`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityRetentionLabelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -973,16 +1020,20 @@ public struct SecurityRetentionLabelRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.retentionLabel/descriptors`.
     public var descriptors: SecurityFilePlanDescriptorRequestBuilder {
         .init(client: client, path: path.appending("descriptors"))
     }
 
     /// `dispositionReviewStages.request()` lists them; `dispositionReviewStages("dispositionReviewStage-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.retentionLabel/dispositionReviewStages`.
     public var dispositionReviewStages: CollectionRequestBuilder<SecurityDispositionReviewStageRequestBuilder> {
         .init(client: client, path: path.appending("dispositionReviewStages"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.retentionLabel/retentionEventType`.
     public var retentionEventType: SecurityRetentionEventTypeRequestBuilder {
         .init(client: client, path: path.appending("retentionEventType"))
     }
@@ -1002,6 +1053,7 @@ public struct SecurityRetentionPolicyAuditRecordFields: FieldSet {
         fields: SecurityRetentionPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1068,6 +1120,7 @@ public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
         fields: SecurityRtiOperationsAgentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1082,6 +1135,10 @@ public struct SecurityRtiOperationsAgentAuditRecordFields: FieldSet {
 public typealias SecuritySasTokenEvidence = Model<SecuritySasTokenEvidenceFields>
 
 /// The properties of a `SecuritySasTokenEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.sasTokenEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecuritySasTokenEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -1143,6 +1200,7 @@ public struct SecuritySbpConfigurationEventRecordFields: FieldSet {
         fields: SecuritySbpConfigurationEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1164,6 +1222,7 @@ public struct SecuritySbpUsageEventRecordFields: FieldSet {
         fields: SecuritySbpUsageEventRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1185,6 +1244,7 @@ public struct SecurityScoreEvidenceFields: FieldSet {
         fields: SecurityScoreEvidenceFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1207,6 +1267,7 @@ public struct SecurityScorePlatformGenericAuditRecordFields: FieldSet {
         fields: SecurityScorePlatformGenericAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1228,6 +1289,7 @@ public struct SecurityScriptRunAuditRecordFields: FieldSet {
         fields: SecurityScriptRunAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1244,6 +1306,8 @@ public struct SecurityScriptRunAuditRecordFields: FieldSet {
 public typealias SecuritySearch = Model<SecuritySearchFields>
 
 /// The properties of a `SecuritySearch`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.search`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySearchFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1287,6 +1351,7 @@ public struct SecuritySearchAuditRecordFields: FieldSet {
         fields: SecuritySearchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1328,6 +1393,7 @@ public struct SecuritySecurityComplianceAlertRecordFields: FieldSet {
         fields: SecuritySecurityComplianceAlertRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1352,6 +1418,7 @@ public struct SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields: FieldS
         fields: SecuritySecurityComplianceCenterEOPCmdletAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1376,6 +1443,7 @@ public struct SecuritySecurityComplianceInsightsAuditRecordFields: FieldSet {
         fields: SecuritySecurityComplianceInsightsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1398,6 +1466,7 @@ public struct SecuritySecurityComplianceRBACAuditRecordFields: FieldSet {
         fields: SecuritySecurityComplianceRBACAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1422,6 +1491,7 @@ public struct SecuritySecurityComplianceUserChangeAuditRecordFields: FieldSet {
         fields: SecuritySecurityComplianceUserChangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

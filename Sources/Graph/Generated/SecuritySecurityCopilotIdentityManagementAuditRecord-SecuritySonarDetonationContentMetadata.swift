@@ -21,6 +21,7 @@ public struct SecuritySecurityCopilotIdentityManagementAuditRecordFields: FieldS
         fields: SecuritySecurityCopilotIdentityManagementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -45,6 +46,7 @@ public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldS
         fields: SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -59,6 +61,10 @@ public struct SecuritySecurityDevelopmentLifecycleAILogAuditRecordFields: FieldS
 public typealias SecuritySecurityGroupEvidence = Model<SecuritySecurityGroupEvidenceFields>
 
 /// The properties of a `SecuritySecurityGroupEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.securityGroupEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecuritySecurityGroupEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -114,6 +120,7 @@ public struct SecuritySensitiveInfoRemediationAgentDataRecordFields: FieldSet {
         fields: SecuritySensitiveInfoRemediationAgentDataRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -136,6 +143,7 @@ public struct SecuritySensitivityLabelActionAuditRecordFields: FieldSet {
         fields: SecuritySensitivityLabelActionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -160,6 +168,7 @@ public struct SecuritySensitivityLabelPolicyMatchAuditRecordFields: FieldSet {
         fields: SecuritySensitivityLabelPolicyMatchAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -184,6 +193,7 @@ public struct SecuritySensitivityLabeledFileActionAuditRecordFields: FieldSet {
         fields: SecuritySensitivityLabeledFileActionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -200,6 +210,7 @@ public typealias SecuritySensor = Model<SecuritySensorFields>
 /// The properties of a `SecuritySensor`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `healthIssues`.
+/// - Remark: Generated from `microsoft.graph.security.sensor`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySensorFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -243,6 +254,8 @@ public enum SecuritySensorFields: FieldSet {
 public typealias SecuritySensorCandidate = Model<SecuritySensorCandidateFields>
 
 /// The properties of a `SecuritySensorCandidate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.sensorCandidate`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySensorCandidateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -275,6 +288,9 @@ public typealias SecuritySensorCandidateActivationConfiguration =
     Model<SecuritySensorCandidateActivationConfigurationFields>
 
 /// The properties of a `SecuritySensorCandidateActivationConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.sensorCandidateActivationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecuritySensorCandidateActivationConfigurationFields: FieldSet {
     public typealias Table = (id: Field<String>, activationMode: Field<SecuritySensorCandidateActivationMode>)
 
@@ -445,6 +461,8 @@ public struct SecuritySensorRequestBuilder: ModelRequestBuilder {
     }
 
     /// `healthIssues.request()` lists them; `healthIssues("healthIssue-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.sensor/healthIssues`.
     public var healthIssues: CollectionRequestBuilder<SecurityHealthIssueRequestBuilder> {
         .init(client: client, path: path.appending("healthIssues"))
     }
@@ -550,6 +568,7 @@ public struct SecuritySentinelAIToolAuditRecordFields: FieldSet {
         fields: SecuritySentinelAIToolAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -571,6 +590,7 @@ public struct SecuritySentinelGraphAuditRecordFields: FieldSet {
         fields: SecuritySentinelGraphAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -592,6 +612,7 @@ public struct SecuritySentinelJobAuditRecordFields: FieldSet {
         fields: SecuritySentinelJobAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -614,6 +635,7 @@ public struct SecuritySentinelKQLOnLakeAuditRecordFields: FieldSet {
         fields: SecuritySentinelKQLOnLakeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -638,6 +660,7 @@ public struct SecuritySentinelLakeDataOnboardingAuditRecordFields: FieldSet {
         fields: SecuritySentinelLakeDataOnboardingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -660,6 +683,7 @@ public struct SecuritySentinelLakeEncryptionAuditRecordFields: FieldSet {
         fields: SecuritySentinelLakeEncryptionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -682,6 +706,7 @@ public struct SecuritySentinelLakeOnboardingAuditRecordFields: FieldSet {
         fields: SecuritySentinelLakeOnboardingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -704,6 +729,7 @@ public struct SecuritySentinelNotebookOnLakeAuditRecordFields: FieldSet {
         fields: SecuritySentinelNotebookOnLakeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -725,6 +751,7 @@ public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
         fields: SecuritySentinelPackageAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -739,6 +766,10 @@ public struct SecuritySentinelPackageAuditRecordFields: FieldSet {
 public typealias SecurityServicePrincipalEvidence = Model<SecurityServicePrincipalEvidenceFields>
 
 /// The properties of a `SecurityServicePrincipalEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.servicePrincipalEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityServicePrincipalEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -894,6 +925,7 @@ public typealias SecuritySettingsContainer = Model<SecuritySettingsContainerFiel
 /// The properties of a `SecuritySettingsContainer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `autoAuditingConfiguration`.
+/// - Remark: Generated from `microsoft.graph.security.settingsContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySettingsContainerFields: FieldSet {
     public typealias Table = (id: Field<String>, autoAuditingConfiguration: Field<SecurityAutoAuditingConfiguration>)
 
@@ -932,6 +964,7 @@ public struct SecuritySettingsContainerRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.settingsContainer/autoAuditingConfiguration`.
     public var autoAuditingConfiguration: SecurityAutoAuditingConfigurationRequestBuilder {
         .init(client: client, path: path.appending("autoAuditingConfiguration"))
     }
@@ -954,6 +987,7 @@ public struct SecuritySharePointAppPermissionOperationAuditRecordFields: FieldSe
         fields: SecuritySharePointAppPermissionOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -975,6 +1009,7 @@ public struct SecuritySharePointAuditRecordFields: FieldSet {
         fields: SecuritySharePointAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -999,6 +1034,7 @@ public struct SecuritySharePointCommentOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointCommentOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1023,6 +1059,7 @@ public struct SecuritySharePointContentSecurityPolicyAuditRecordFields: FieldSet
         fields: SecuritySharePointContentSecurityPolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1047,6 +1084,7 @@ public struct SecuritySharePointContentTypeOperationAuditRecordFields: FieldSet 
         fields: SecuritySharePointContentTypeOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1069,6 +1107,7 @@ public struct SecuritySharePointESignatureAuditRecordFields: FieldSet {
         fields: SecuritySharePointESignatureAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1092,6 +1131,7 @@ public struct SecuritySharePointFieldOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointFieldOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1115,6 +1155,7 @@ public struct SecuritySharePointFileOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointFileOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1139,6 +1180,7 @@ public struct SecuritySharePointListItemOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointListItemOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1162,6 +1204,7 @@ public struct SecuritySharePointListOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointListOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1186,6 +1229,7 @@ public struct SecuritySharePointSharingOperationAuditRecordFields: FieldSet {
         fields: SecuritySharePointSharingOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1218,6 +1262,8 @@ public typealias SecuritySiteSource = Model<SecuritySiteSourceFields>
 /// The properties of a `SecuritySiteSource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `site`.
+/// - Remark: Generated from `microsoft.graph.security.siteSource`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName`, `holdStatus` from `microsoft.graph.security.dataSource`.
 public enum SecuritySiteSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1266,6 +1312,8 @@ public struct SecuritySiteSourceRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.siteSource/site`.
     public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
 }
 
@@ -1285,6 +1333,7 @@ public struct SecuritySkypeForBusinessCmdletsAuditRecordFields: FieldSet {
         fields: SecuritySkypeForBusinessCmdletsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1309,6 +1358,7 @@ public struct SecuritySkypeForBusinessPSTNUsageAuditRecordFields: FieldSet {
         fields: SecuritySkypeForBusinessPSTNUsageAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1333,6 +1383,7 @@ public struct SecuritySkypeForBusinessUsersBlockedAuditRecordFields: FieldSet {
         fields: SecuritySkypeForBusinessUsersBlockedAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1355,6 +1406,7 @@ public struct SecuritySonarDetonationContentMetadataFields: FieldSet {
         fields: SecuritySonarDetonationContentMetadataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -19,6 +19,7 @@ public struct SecuritySonarDetonationEntityAuditRecordFields: FieldSet {
         fields: SecuritySonarDetonationEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -43,6 +44,7 @@ public struct SecuritySonarFileDetonationEntityAuditRecordFields: FieldSet {
         fields: SecuritySonarFileDetonationEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -65,6 +67,7 @@ public struct SecuritySonarSubmissionEntityAuditRecordFields: FieldSet {
         fields: SecuritySonarSubmissionEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -88,6 +91,7 @@ public struct SecuritySonarUrlDetonationEntityAuditRecordFields: FieldSet {
         fields: SecuritySonarUrlDetonationEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -128,6 +132,7 @@ public struct SecuritySparkCoreCustomLivePoolRecordFields: FieldSet {
         fields: SecuritySparkCoreCustomLivePoolRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -144,6 +149,7 @@ public typealias SecuritySslCertificate = Model<SecuritySslCertificateFields>
 /// The properties of a `SecuritySslCertificate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `relatedHosts`.
+/// - Remark: Generated from `microsoft.graph.security.sslCertificate`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySslCertificateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -237,6 +243,8 @@ public struct SecuritySslCertificateRequestBuilder: ModelRequestBuilder {
     }
 
     /// `relatedHosts.request()` lists them; `relatedHosts("host-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.sslCertificate/relatedHosts`.
     public var relatedHosts: CollectionRequestBuilder<SecurityHostRequestBuilder> {
         .init(client: client, path: path.appending("relatedHosts"))
     }
@@ -282,6 +290,8 @@ public typealias SecurityStream = Model<SecurityStreamFields>
 /// The properties of a `SecurityStream`, inherited ones included.
 public struct SecurityStreamFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.security.stream", fields: SecurityStreamFields())
+
+    /// - Remark: Generated from `microsoft.graph.security.stream/name`.
     public let name: Field<String>
 
     private init() {
@@ -313,6 +323,10 @@ public struct SecurityStringValueDictionaryFields: FieldSet {
 public typealias SecuritySubcategoryTemplate = Model<SecuritySubcategoryTemplateFields>
 
 /// The properties of a `SecuritySubcategoryTemplate`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.subcategoryTemplate`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName` from
+///   `microsoft.graph.security.filePlanDescriptorTemplate`.
 public enum SecuritySubcategoryTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -361,6 +375,7 @@ public typealias SecuritySubdomain = Model<SecuritySubdomainFields>
 /// The properties of a `SecuritySubdomain`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.subdomain`; inherited `id` from `microsoft.graph.entity`.
 public enum SecuritySubdomainFields: FieldSet {
     public typealias Table = (id: Field<String>, firstSeenDateTime: Field<Date>, host: Field<SecurityHost>)
 
@@ -393,6 +408,7 @@ public struct SecuritySubdomainRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.subdomain/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -411,6 +427,7 @@ public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
         fields: SecuritySubmissionEntityAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -425,6 +442,10 @@ public struct SecuritySubmissionEntityAuditRecordFields: FieldSet {
 public typealias SecuritySubmissionMailEvidence = Model<SecuritySubmissionMailEvidenceFields>
 
 /// The properties of a `SecuritySubmissionMailEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.submissionMailEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecuritySubmissionMailEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -486,6 +507,7 @@ public struct SecuritySupervisoryReviewDayXInsightsAuditRecordFields: FieldSet {
         fields: SecuritySupervisoryReviewDayXInsightsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -507,6 +529,7 @@ public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
         fields: SecuritySyntheticProbeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -523,6 +546,8 @@ public struct SecuritySyntheticProbeAuditRecordFields: FieldSet {
 public typealias SecurityTag = Model<SecurityTagFields>
 
 /// The properties of a `SecurityTag`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.tag`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityTagFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -578,6 +603,7 @@ public struct SecurityTeamCopilotInteractionAuditRecordFields: FieldSet {
         fields: SecurityTeamCopilotInteractionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -620,6 +646,7 @@ public struct SecurityTeamsEasyApprovalsAuditRecordFields: FieldSet {
         fields: SecurityTeamsEasyApprovalsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -644,6 +671,7 @@ public struct SecurityTeamsEvalDataHubAdminOperationAuditRecordFields: FieldSet 
         fields: SecurityTeamsEvalDataHubAdminOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -668,6 +696,7 @@ public struct SecurityTeamsEvalDataHubDataAccessAuditRecordFields: FieldSet {
         fields: SecurityTeamsEvalDataHubDataAccessAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -692,6 +721,7 @@ public struct SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields: FieldSe
         fields: SecurityTeamsEvalDataHubPermissionChangeAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -713,6 +743,7 @@ public struct SecurityTeamsHealthcareAuditRecordFields: FieldSet {
         fields: SecurityTeamsHealthcareAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -756,6 +787,10 @@ extension SecurityTeamsMessageDeliveryAction {
 public typealias SecurityTeamsMessageEvidence = Model<SecurityTeamsMessageEvidenceFields>
 
 /// The properties of a `SecurityTeamsMessageEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.teamsMessageEvidence`; inherited `createdDateTime`,
+///   `detailedRoles`, `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityTeamsMessageEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -844,6 +879,7 @@ public struct SecurityTeamsUpdatesAuditRecordFields: FieldSet {
         fields: SecurityTeamsUpdatesAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -866,6 +902,7 @@ public struct SecurityTenantAllowBlockListAuditRecordFields: FieldSet {
         fields: SecurityTenantAllowBlockListAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -911,6 +948,7 @@ public struct SecurityThreatFinderAuditRecordFields: FieldSet {
         fields: SecurityThreatFinderAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -930,6 +968,8 @@ public typealias SecurityThreatIntelligence = Model<SecurityThreatIntelligenceFi
 ///   `hostCookies`, `hostPairs`, `hostPorts`, `hosts`, `hostSslCertificates`, `hostTrackers`,
 ///   `intelligenceProfileIndicators`, `intelProfiles`, `passiveDnsRecords`, `sslCertificates`, `subdomains`,
 ///   `vulnerabilities`, `whoisHistoryRecords`, `whoisRecords`.
+/// - Remark: Generated from `microsoft.graph.security.threatIntelligence`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityThreatIntelligenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -993,6 +1033,7 @@ public struct SecurityThreatIntelligenceAtpContentDataFields: FieldSet {
         fields: SecurityThreatIntelligenceAtpContentDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1016,6 +1057,7 @@ public struct SecurityThreatIntelligenceExportAuditRecordFields: FieldSet {
         fields: SecurityThreatIntelligenceExportAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1037,6 +1079,7 @@ public struct SecurityThreatIntelligenceMailDataFields: FieldSet {
         fields: SecurityThreatIntelligenceMailDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1060,6 +1103,7 @@ public struct SecurityThreatIntelligenceObjectAuditRecordFields: FieldSet {
         fields: SecurityThreatIntelligenceObjectAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1112,52 +1156,72 @@ public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `articleIndicators.request()` lists them; `articleIndicators("articleIndicator-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/articleIndicators`.
     public var articleIndicators: CollectionRequestBuilder<SecurityArticleIndicatorRequestBuilder> {
         .init(client: client, path: path.appending("articleIndicators"))
     }
 
     /// `articles.request()` lists them; `articles("article-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/articles`.
     public var articles: CollectionRequestBuilder<SecurityArticleRequestBuilder> {
         .init(client: client, path: path.appending("articles"))
     }
 
     /// `hostComponents.request()` lists them; `hostComponents("hostComponent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostComponents`.
     public var hostComponents: CollectionRequestBuilder<SecurityHostComponentRequestBuilder> {
         .init(client: client, path: path.appending("hostComponents"))
     }
 
     /// `hostCookies.request()` lists them; `hostCookies("hostCookie-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostCookies`.
     public var hostCookies: CollectionRequestBuilder<SecurityHostCookieRequestBuilder> {
         .init(client: client, path: path.appending("hostCookies"))
     }
 
     /// `hostPairs.request()` lists them; `hostPairs("hostPair-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostPairs`.
     public var hostPairs: CollectionRequestBuilder<SecurityHostPairRequestBuilder> {
         .init(client: client, path: path.appending("hostPairs"))
     }
 
     /// `hostPorts.request()` lists them; `hostPorts("hostPort-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostPorts`.
     public var hostPorts: CollectionRequestBuilder<SecurityHostPortRequestBuilder> {
         .init(client: client, path: path.appending("hostPorts"))
     }
 
     /// `hosts.request()` lists them; `hosts("host-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hosts`.
     public var hosts: CollectionRequestBuilder<SecurityHostRequestBuilder> {
         .init(client: client, path: path.appending("hosts"))
     }
 
     /// `hostSslCertificates.request()` lists them; `hostSslCertificates("hostSslCertificate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostSslCertificates`.
     public var hostSslCertificates: CollectionRequestBuilder<SecurityHostSslCertificateRequestBuilder> {
         .init(client: client, path: path.appending("hostSslCertificates"))
     }
 
     /// `hostTrackers.request()` lists them; `hostTrackers("hostTracker-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/hostTrackers`.
     public var hostTrackers: CollectionRequestBuilder<SecurityHostTrackerRequestBuilder> {
         .init(client: client, path: path.appending("hostTrackers"))
     }
 
     /// `intelligenceProfileIndicators.request()` lists them;
     /// `intelligenceProfileIndicators("intelligenceProfileIndicator-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/intelligenceProfileIndicators`.
     public var intelligenceProfileIndicators:
         CollectionRequestBuilder<SecurityIntelligenceProfileIndicatorRequestBuilder>
     {
@@ -1165,36 +1229,50 @@ public struct SecurityThreatIntelligenceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `intelProfiles.request()` lists them; `intelProfiles("intelligenceProfile-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/intelProfiles`.
     public var intelProfiles: CollectionRequestBuilder<SecurityIntelligenceProfileRequestBuilder> {
         .init(client: client, path: path.appending("intelProfiles"))
     }
 
     /// `passiveDnsRecords.request()` lists them; `passiveDnsRecords("passiveDnsRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/passiveDnsRecords`.
     public var passiveDnsRecords: CollectionRequestBuilder<SecurityPassiveDnsRecordRequestBuilder> {
         .init(client: client, path: path.appending("passiveDnsRecords"))
     }
 
     /// `sslCertificates.request()` lists them; `sslCertificates("sslCertificate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/sslCertificates`.
     public var sslCertificates: CollectionRequestBuilder<SecuritySslCertificateRequestBuilder> {
         .init(client: client, path: path.appending("sslCertificates"))
     }
 
     /// `subdomains.request()` lists them; `subdomains("subdomain-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/subdomains`.
     public var subdomains: CollectionRequestBuilder<SecuritySubdomainRequestBuilder> {
         .init(client: client, path: path.appending("subdomains"))
     }
 
     /// `vulnerabilities.request()` lists them; `vulnerabilities("vulnerability-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/vulnerabilities`.
     public var vulnerabilities: CollectionRequestBuilder<SecurityVulnerabilityRequestBuilder> {
         .init(client: client, path: path.appending("vulnerabilities"))
     }
 
     /// `whoisHistoryRecords.request()` lists them; `whoisHistoryRecords("whoisHistoryRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/whoisHistoryRecords`.
     public var whoisHistoryRecords: CollectionRequestBuilder<SecurityWhoisHistoryRecordRequestBuilder> {
         .init(client: client, path: path.appending("whoisHistoryRecords"))
     }
 
     /// `whoisRecords.request()` lists them; `whoisRecords("whoisRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.threatIntelligence/whoisRecords`.
     public var whoisRecords: CollectionRequestBuilder<SecurityWhoisRecordRequestBuilder> {
         .init(client: client, path: path.appending("whoisRecords"))
     }
@@ -1215,6 +1293,7 @@ public struct SecurityThreatIntelligenceUrlClickDataFields: FieldSet {
         fields: SecurityThreatIntelligenceUrlClickDataFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1329,6 +1408,7 @@ public struct SecurityTodoAuditRecordFields: FieldSet {
         fields: SecurityTodoAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1377,6 +1457,7 @@ public struct SecurityTrainableClassifierAuditRecordFields: FieldSet {
         fields: SecurityTrainableClassifierAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1393,6 +1474,7 @@ public typealias SecurityTriggerTypesRoot = Model<SecurityTriggerTypesRootFields
 /// The properties of a `SecurityTriggerTypesRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `retentionEventTypes`.
+/// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityTriggerTypesRootFields: FieldSet {
     public typealias Table = (id: Field<String>, retentionEventTypes: Field<[SecurityRetentionEventType]>)
 
@@ -1426,6 +1508,8 @@ public struct SecurityTriggerTypesRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `retentionEventTypes.request()` lists them; `retentionEventTypes("retentionEventType-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.triggerTypesRoot/retentionEventTypes`.
     public var retentionEventTypes: CollectionRequestBuilder<SecurityRetentionEventTypeRequestBuilder> {
         .init(client: client, path: path.appending("retentionEventTypes"))
     }
@@ -1440,6 +1524,7 @@ public typealias SecurityTriggersRoot = Model<SecurityTriggersRootFields>
 /// The properties of a `SecurityTriggersRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `retentionEvents`.
+/// - Remark: Generated from `microsoft.graph.security.triggersRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityTriggersRootFields: FieldSet {
     public typealias Table = (id: Field<String>, retentionEvents: Field<[SecurityRetentionEvent]>)
 

@@ -27,6 +27,8 @@ public struct SecurityTriggersRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `retentionEvents.request()` lists them; `retentionEvents("retentionEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.triggersRoot/retentionEvents`.
     public var retentionEvents: CollectionRequestBuilder<SecurityRetentionEventRequestBuilder> {
         .init(client: client, path: path.appending("retentionEvents"))
     }
@@ -46,6 +48,7 @@ public struct SecurityUamOperationAuditRecordFields: FieldSet {
         fields: SecurityUamOperationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -60,6 +63,9 @@ public struct SecurityUamOperationAuditRecordFields: FieldSet {
 public typealias SecurityUnclassifiedArtifact = Model<SecurityUnclassifiedArtifactFields>
 
 /// The properties of a `SecurityUnclassifiedArtifact`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.unclassifiedArtifact`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityUnclassifiedArtifactFields: FieldSet {
     public typealias Table = (id: Field<String>, kind: Field<String>, value: Field<String>)
 
@@ -103,6 +109,7 @@ public struct SecurityUnifiedGroupAuditRecordFields: FieldSet {
         fields: SecurityUnifiedGroupAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -119,6 +126,9 @@ public typealias SecurityUnifiedGroupSource = Model<SecurityUnifiedGroupSourceFi
 /// The properties of a `SecurityUnifiedGroupSource`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `group`.
+/// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName`, `holdStatus` from
+///   `microsoft.graph.security.dataSource`.
 public enum SecurityUnifiedGroupSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -167,6 +177,7 @@ public struct SecurityUnifiedGroupSourceRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.unifiedGroupSource/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 }
 
@@ -187,6 +198,7 @@ public struct SecurityUnifiedSimulationMatchedItemAuditRecordFields: FieldSet {
         fields: SecurityUnifiedSimulationMatchedItemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -210,6 +222,7 @@ public struct SecurityUnifiedSimulationSummaryAuditRecordFields: FieldSet {
         fields: SecurityUnifiedSimulationSummaryAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -233,6 +246,7 @@ public struct SecurityUniversalPrintManagementAuditRecordFields: FieldSet {
         fields: SecurityUniversalPrintManagementAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -255,6 +269,7 @@ public struct SecurityUniversalPrintPrintJobAuditRecordFields: FieldSet {
         fields: SecurityUniversalPrintPrintJobAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -276,6 +291,7 @@ public struct SecurityUrbacAssignmentAuditRecordFields: FieldSet {
         fields: SecurityUrbacAssignmentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -298,6 +314,7 @@ public struct SecurityUrbacEnableStateAuditRecordFields: FieldSet {
         fields: SecurityUrbacEnableStateAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -319,6 +336,7 @@ public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
         fields: SecurityUrbacRoleAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -333,6 +351,10 @@ public struct SecurityUrbacRoleAuditRecordFields: FieldSet {
 public typealias SecurityUrlEvidence = Model<SecurityUrlEvidenceFields>
 
 /// The properties of a `SecurityUrlEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.urlEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityUrlEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -368,6 +390,10 @@ public enum SecurityUrlEvidenceFields: FieldSet {
 public typealias SecurityUser = Model<SecurityUserFields>
 
 /// The properties of a `SecurityUser`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.user`; inherited `id` from `microsoft.graph.entity`; `accounts`,
+///   `cloudSecurityIdentifier`, `displayName`, `domain`, `isEnabled`, `onPremisesSecurityIdentifier` from
+///   `microsoft.graph.security.identityAccounts`.
 public enum SecurityUserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -441,6 +467,10 @@ public enum SecurityUserAccountFields: FieldSet {
 public typealias SecurityUserEvidence = Model<SecurityUserEvidenceFields>
 
 /// The properties of a `SecurityUserEvidence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.userEvidence`; inherited `createdDateTime`, `detailedRoles`,
+///   `remediationStatus`, `remediationStatusDetails`, `roles`, `tags`, `verdict` from
+///   `microsoft.graph.security.alertEvidence`.
 public enum SecurityUserEvidenceFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -523,6 +553,9 @@ public struct SecurityUserRequestBuilder: ModelRequestBuilder {
 public typealias SecurityUserSource = Model<SecurityUserSourceFields>
 
 /// The properties of a `SecurityUserSource`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.userSource`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName`, `holdStatus` from `microsoft.graph.security.dataSource`.
 public enum SecurityUserSourceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -584,6 +617,7 @@ public struct SecurityUserTrainingAuditRecordFields: FieldSet {
         fields: SecurityUserTrainingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -606,6 +640,7 @@ public struct SecurityUsxWorkspaceOnboardingAuditRecordFields: FieldSet {
         fields: SecurityUsxWorkspaceOnboardingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -695,6 +730,7 @@ public struct SecurityVfamCreatePolicyAuditRecordFields: FieldSet {
         fields: SecurityVfamCreatePolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -717,6 +753,7 @@ public struct SecurityVfamDeletePolicyAuditRecordFields: FieldSet {
         fields: SecurityVfamDeletePolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -739,6 +776,7 @@ public struct SecurityVfamUpdatePolicyAuditRecordFields: FieldSet {
         fields: SecurityVfamUpdatePolicyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -760,6 +798,7 @@ public struct SecurityVivaAmplifyAuditRecordFields: FieldSet {
         fields: SecurityVivaAmplifyAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -782,6 +821,7 @@ public struct SecurityVivaEngageEventsAuditRecordFields: FieldSet {
         fields: SecurityVivaEngageEventsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -806,6 +846,7 @@ public struct SecurityVivaEngageNetworkAssociationAuditRecordFields: FieldSet {
         fields: SecurityVivaEngageNetworkAssociationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -828,6 +869,7 @@ public struct SecurityVivaEngageSegmentAuditRecordFields: FieldSet {
         fields: SecurityVivaEngageSegmentAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -852,6 +894,7 @@ public struct SecurityVivaGlintAdvancedConfigurationAuditRecordFields: FieldSet 
         fields: SecurityVivaGlintAdvancedConfigurationAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -875,6 +918,7 @@ public struct SecurityVivaGlintAgenticCampaignAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintAgenticCampaignAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -898,6 +942,7 @@ public struct SecurityVivaGlintFeedbackProgramAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintFeedbackProgramAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -922,6 +967,7 @@ public struct SecurityVivaGlintOrganizationalDataAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintOrganizationalDataAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -944,6 +990,7 @@ public struct SecurityVivaGlintPulseProgramAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintPulseProgramAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -968,6 +1015,7 @@ public struct SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields: Fiel
         fields: SecurityVivaGlintPulseProgramRespondentRateAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -990,6 +1038,7 @@ public struct SecurityVivaGlintQuestionAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintQuestionAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1011,6 +1060,7 @@ public struct SecurityVivaGlintRoleAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintRoleAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1033,6 +1083,7 @@ public struct SecurityVivaGlintRubiconAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintRubiconAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1055,6 +1106,7 @@ public struct SecurityVivaGlintSupportAccessAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintSupportAccessAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1076,6 +1128,7 @@ public struct SecurityVivaGlintSystemAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintSystemAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1097,6 +1150,7 @@ public struct SecurityVivaGlintUserAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintUserAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1119,6 +1173,7 @@ public struct SecurityVivaGlintUserGroupAuditRecordFields: FieldSet {
         fields: SecurityVivaGlintUserGroupAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1140,6 +1195,7 @@ public struct SecurityVivaGoalsAuditRecordFields: FieldSet {
         fields: SecurityVivaGoalsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1162,6 +1218,7 @@ public struct SecurityVivaLearningAdminAuditRecordFields: FieldSet {
         fields: SecurityVivaLearningAdminAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1183,6 +1240,7 @@ public struct SecurityVivaLearningAuditRecordFields: FieldSet {
         fields: SecurityVivaLearningAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1204,6 +1262,7 @@ public struct SecurityVivaPulseAdminAuditRecordFields: FieldSet {
         fields: SecurityVivaPulseAdminAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1226,6 +1285,7 @@ public struct SecurityVivaPulseOrganizerAuditRecordFields: FieldSet {
         fields: SecurityVivaPulseOrganizerAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -1247,6 +1307,7 @@ public struct SecurityVivaPulseReportAuditRecordFields: FieldSet {
         fields: SecurityVivaPulseReportAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {

@@ -19,6 +19,7 @@ public struct SecurityVivaPulseResponseAuditRecordFields: FieldSet {
         fields: SecurityVivaPulseResponseAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -77,6 +78,7 @@ public typealias SecurityVulnerability = Model<SecurityVulnerabilityFields>
 /// The properties of a `SecurityVulnerability`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `articles`, `components`.
+/// - Remark: Generated from `microsoft.graph.security.vulnerability`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityVulnerabilityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -132,6 +134,9 @@ public enum SecurityVulnerabilityFields: FieldSet {
 public typealias SecurityVulnerabilityComponent = Model<SecurityVulnerabilityComponentFields>
 
 /// The properties of a `SecurityVulnerabilityComponent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.security.vulnerabilityComponent`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SecurityVulnerabilityComponentFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>)
 
@@ -187,11 +192,15 @@ public struct SecurityVulnerabilityRequestBuilder: ModelRequestBuilder {
     }
 
     /// `articles.request()` lists them; `articles("article-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.vulnerability/articles`.
     public var articles: CollectionRequestBuilder<SecurityArticleRequestBuilder> {
         .init(client: client, path: path.appending("articles"))
     }
 
     /// `components.request()` lists them; `components("vulnerabilityComponent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.vulnerability/components`.
     public var components: CollectionRequestBuilder<SecurityVulnerabilityComponentRequestBuilder> {
         .init(client: client, path: path.appending("components"))
     }
@@ -233,6 +242,7 @@ public struct SecurityWdatpAlertsAuditRecordFields: FieldSet {
         fields: SecurityWdatpAlertsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -255,6 +265,7 @@ public struct SecurityWebContentFilteringAuditRecordFields: FieldSet {
         fields: SecurityWebContentFilteringAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -273,6 +284,7 @@ public typealias SecurityWhoisBaseRecord = Model<SecurityWhoisBaseRecordFields>
 /// The properties of a `SecurityWhoisBaseRecord`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord`; inherited `id` from `microsoft.graph.entity`.
 public enum SecurityWhoisBaseRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -346,6 +358,7 @@ public struct SecurityWhoisBaseRecordRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.whoisBaseRecord/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -417,6 +430,11 @@ public typealias SecurityWhoisHistoryRecord = Model<SecurityWhoisHistoryRecordFi
 /// The properties of a `SecurityWhoisHistoryRecord`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`.
+/// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord`; inherited `id` from
+///   `microsoft.graph.entity`; `abuse`, `admin`, `billing`, `domainStatus`, `expirationDateTime`, `firstSeenDateTime`,
+///   `lastSeenDateTime`, `lastUpdateDateTime`, `nameservers`, `noc`, `rawWhoisText`, `registrant`, `registrar`,
+///   `registrationDateTime`, `technical`, `whoisServer`, `zone`, `host` from
+///   `microsoft.graph.security.whoisBaseRecord`.
 public enum SecurityWhoisHistoryRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -489,6 +507,7 @@ public struct SecurityWhoisHistoryRecordRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.whoisHistoryRecord/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 }
 
@@ -523,6 +542,10 @@ public typealias SecurityWhoisRecord = Model<SecurityWhoisRecordFields>
 /// The properties of a `SecurityWhoisRecord`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `host`, `history`.
+/// - Remark: Generated from `microsoft.graph.security.whoisRecord`; inherited `id` from `microsoft.graph.entity`;
+///   `abuse`, `admin`, `billing`, `domainStatus`, `expirationDateTime`, `firstSeenDateTime`, `lastSeenDateTime`,
+///   `lastUpdateDateTime`, `nameservers`, `noc`, `rawWhoisText`, `registrant`, `registrar`, `registrationDateTime`,
+///   `technical`, `whoisServer`, `zone`, `host` from `microsoft.graph.security.whoisBaseRecord`.
 public enum SecurityWhoisRecordFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -600,9 +623,12 @@ public struct SecurityWhoisRecordRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.security.whoisRecord/host`.
     public var host: SecurityHostRequestBuilder { .init(client: client, path: path.appending("host")) }
 
     /// `history.request()` lists them; `history("whoisHistoryRecord-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.security.whoisRecord/history`.
     public var history: CollectionRequestBuilder<SecurityWhoisHistoryRecordRequestBuilder> {
         .init(client: client, path: path.appending("history"))
     }
@@ -625,6 +651,7 @@ public struct SecurityWindows365CustomerLockboxAuditRecordFields: FieldSet {
         fields: SecurityWindows365CustomerLockboxAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -647,6 +674,7 @@ public struct SecurityWorkplaceAnalyticsAuditRecordFields: FieldSet {
         fields: SecurityWorkplaceAnalyticsAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -668,6 +696,7 @@ public struct SecurityYammerAuditRecordFields: FieldSet {
         fields: SecurityYammerAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -690,6 +719,7 @@ public struct SecurityYammerUserHidingAuditRecordFields: FieldSet {
         fields: SecurityYammerUserHidingAuditRecordFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.security.auditData/dynamicProperties`.
     public let dynamicProperties: Field<SecurityAuditRecordTypeDictionary>
 
     private init() {
@@ -727,6 +757,7 @@ public struct SelfServiceSignUpAuthenticationFlowConfigurationFields: FieldSet {
         fields: SelfServiceSignUpAuthenticationFlowConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.selfServiceSignUpAuthenticationFlowConfiguration/isEnabled`.
     public let isEnabled: Field<Bool>
 
     private init() {
@@ -800,6 +831,9 @@ extension SendDtmfCompletionReason {
 public typealias SendDtmfTonesOperation = Model<SendDtmfTonesOperationFields>
 
 /// The properties of a `SendDtmfTonesOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sendDtmfTonesOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum SendDtmfTonesOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -868,6 +902,7 @@ public typealias SensitivityLabel = Model<SensitivityLabelFields>
 /// The properties of a `SensitivityLabel`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `rights`, `sublabels`.
+/// - Remark: Generated from `microsoft.graph.sensitivityLabel`; inherited `id` from `microsoft.graph.entity`.
 public enum SensitivityLabelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1014,9 +1049,12 @@ public struct SensitivityLabelRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sensitivityLabel/rights`.
     public var rights: UsageRightsIncludedRequestBuilder { .init(client: client, path: path.appending("rights")) }
 
     /// `sublabels.request()` lists them; `sublabels("sensitivityLabel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sensitivityLabel/sublabels`.
     public var sublabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
         .init(client: client, path: path.appending("sublabels"))
     }
@@ -1100,6 +1138,7 @@ public typealias ServiceAnnouncement = Model<ServiceAnnouncementFields>
 /// The properties of a `ServiceAnnouncement`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `healthOverviews`, `issues`, `messages`.
+/// - Remark: Generated from `microsoft.graph.serviceAnnouncement`; inherited `id` from `microsoft.graph.entity`.
 public enum ServiceAnnouncementFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1127,6 +1166,9 @@ public enum ServiceAnnouncementFields: FieldSet {
 public typealias ServiceAnnouncementAttachment = Model<ServiceAnnouncementAttachmentFields>
 
 /// The properties of a `ServiceAnnouncementAttachment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceAnnouncementAttachment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ServiceAnnouncementAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1182,6 +1224,8 @@ public struct ServiceAnnouncementAttachmentRequestBuilder: ModelRequestBuilder {
 public typealias ServiceAnnouncementBase = Model<ServiceAnnouncementBaseFields>
 
 /// The properties of a `ServiceAnnouncementBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceAnnouncementBase`; inherited `id` from `microsoft.graph.entity`.
 public enum ServiceAnnouncementBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1253,16 +1297,22 @@ public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
     }
 
     /// `healthOverviews.request()` lists them; `healthOverviews("serviceHealth-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.serviceAnnouncement/healthOverviews`.
     public var healthOverviews: CollectionRequestBuilder<ServiceHealthRequestBuilder> {
         .init(client: client, path: path.appending("healthOverviews"))
     }
 
     /// `issues.request()` lists them; `issues("serviceHealthIssue-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.serviceAnnouncement/issues`.
     public var issues: CollectionRequestBuilder<ServiceHealthIssueRequestBuilder> {
         .init(client: client, path: path.appending("issues"))
     }
 
     /// `messages.request()` lists them; `messages("serviceUpdateMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.serviceAnnouncement/messages`.
     public var messages: CollectionRequestBuilder<ServiceUpdateMessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
@@ -1275,6 +1325,8 @@ public struct ServiceAnnouncementRequestBuilder: ModelRequestBuilder {
 public typealias ServiceApp = Model<ServiceAppFields>
 
 /// The properties of a `ServiceApp`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceApp`; inherited `id` from `microsoft.graph.entity`.
 public enum ServiceAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1371,6 +1423,7 @@ public typealias ServiceHealth = Model<ServiceHealthFields>
 /// The properties of a `ServiceHealth`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `issues`.
+/// - Remark: Generated from `microsoft.graph.serviceHealth`; inherited `id` from `microsoft.graph.entity`.
 public enum ServiceHealthFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1409,6 +1462,10 @@ extension ServiceHealthClassificationType {
 public typealias ServiceHealthIssue = Model<ServiceHealthIssueFields>
 
 /// The properties of a `ServiceHealthIssue`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceHealthIssue`; inherited `id` from `microsoft.graph.entity`;
+///   `details`, `endDateTime`, `lastModifiedDateTime`, `startDateTime`, `title` from
+///   `microsoft.graph.serviceAnnouncementBase`.
 public enum ServiceHealthIssueFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

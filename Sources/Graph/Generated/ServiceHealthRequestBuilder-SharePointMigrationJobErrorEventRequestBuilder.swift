@@ -27,6 +27,8 @@ public struct ServiceHealthRequestBuilder: ModelRequestBuilder {
     }
 
     /// `issues.request()` lists them; `issues("serviceHealthIssue-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.serviceHealth/issues`.
     public var issues: CollectionRequestBuilder<ServiceHealthIssueRequestBuilder> {
         .init(client: client, path: path.appending("issues"))
     }
@@ -111,6 +113,7 @@ public struct ServiceHostedMediaConfigFields: FieldSet {
         fields: ServiceHostedMediaConfigFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.serviceHostedMediaConfig/preFetchMedia`.
     public let preFetchMedia: Field<[MediaInfo]>
 
     private init() {
@@ -158,6 +161,8 @@ public typealias ServicePrincipal = Model<ServicePrincipalFields>
 ///   `endpoints`, `federatedIdentityCredentials`, `homeRealmDiscoveryPolicies`, `memberOf`, `oauth2PermissionGrants`,
 ///   `ownedObjects`, `owners`, `remoteDesktopSecurityConfiguration`, `synchronization`, `tokenIssuancePolicies`,
 ///   `tokenLifetimePolicies`, `transitiveMemberOf`.
+/// - Remark: Generated from `microsoft.graph.servicePrincipal`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`.
 public enum ServicePrincipalFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -290,6 +295,9 @@ public enum ServicePrincipalFields: FieldSet {
 public typealias ServicePrincipalIdentity = Model<ServicePrincipalIdentityFields>
 
 /// The properties of a `ServicePrincipalIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.servicePrincipalIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum ServicePrincipalIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, appId: Field<String>)
 
@@ -399,32 +407,44 @@ public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appManagementPolicies.request()` lists them; `appManagementPolicies("appManagementPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/appManagementPolicies`.
     public var appManagementPolicies: CollectionRequestBuilder<AppManagementPolicyRequestBuilder> {
         .init(client: client, path: path.appending("appManagementPolicies"))
     }
 
     /// `appRoleAssignedTo.request()` lists them; `appRoleAssignedTo("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/appRoleAssignedTo`.
     public var appRoleAssignedTo: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignedTo"))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
     /// `claimsMappingPolicies.request()` lists them; `claimsMappingPolicies("claimsMappingPolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/claimsMappingPolicies`.
     public var claimsMappingPolicies: CollectionRequestBuilder<ClaimsMappingPolicyRequestBuilder> {
         .init(client: client, path: path.appending("claimsMappingPolicies"))
     }
 
     /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/createdObjects`.
     public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("createdObjects"))
     }
 
     /// `delegatedPermissionClassifications.request()` lists them;
     /// `delegatedPermissionClassifications("delegatedPermissionClassification-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/delegatedPermissionClassifications`.
     public var delegatedPermissionClassifications:
         CollectionRequestBuilder<DelegatedPermissionClassificationRequestBuilder>
     {
@@ -432,62 +452,84 @@ public struct ServicePrincipalRequestBuilder: ModelRequestBuilder {
     }
 
     /// `endpoints.request()` lists them; `endpoints("endpoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/endpoints`.
     public var endpoints: CollectionRequestBuilder<EndpointRequestBuilder> {
         .init(client: client, path: path.appending("endpoints"))
     }
 
     /// `federatedIdentityCredentials.request()` lists them;
     /// `federatedIdentityCredentials("federatedIdentityCredential-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/federatedIdentityCredentials`.
     public var federatedIdentityCredentials: CollectionRequestBuilder<FederatedIdentityCredentialRequestBuilder> {
         .init(client: client, path: path.appending("federatedIdentityCredentials"))
     }
 
     /// `homeRealmDiscoveryPolicies.request()` lists them; `homeRealmDiscoveryPolicies("homeRealmDiscoveryPolicy-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/homeRealmDiscoveryPolicies`.
     public var homeRealmDiscoveryPolicies: CollectionRequestBuilder<HomeRealmDiscoveryPolicyRequestBuilder> {
         .init(client: client, path: path.appending("homeRealmDiscoveryPolicies"))
     }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
     /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/ownedObjects`.
     public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedObjects"))
     }
 
     /// `owners.request()` lists them; `owners("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/owners`.
     public var owners: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("owners"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/remoteDesktopSecurityConfiguration`.
     public var remoteDesktopSecurityConfiguration: RemoteDesktopSecurityConfigurationRequestBuilder {
         .init(client: client, path: path.appending("remoteDesktopSecurityConfiguration"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/synchronization`.
     public var synchronization: SynchronizationRequestBuilder {
         .init(client: client, path: path.appending("synchronization"))
     }
 
     /// `tokenIssuancePolicies.request()` lists them; `tokenIssuancePolicies("tokenIssuancePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/tokenIssuancePolicies`.
     public var tokenIssuancePolicies: CollectionRequestBuilder<TokenIssuancePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenIssuancePolicies"))
     }
 
     /// `tokenLifetimePolicies.request()` lists them; `tokenLifetimePolicies("tokenLifetimePolicy-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/tokenLifetimePolicies`.
     public var tokenLifetimePolicies: CollectionRequestBuilder<TokenLifetimePolicyRequestBuilder> {
         .init(client: client, path: path.appending("tokenLifetimePolicies"))
     }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.servicePrincipal/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
@@ -642,6 +684,9 @@ extension CollectionRequestBuilder where ItemBuilder == ServicePrincipalRequestB
 public typealias ServicePrincipalRiskDetection = Model<ServicePrincipalRiskDetectionFields>
 
 /// The properties of a `ServicePrincipalRiskDetection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.servicePrincipalRiskDetection`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum ServicePrincipalRiskDetectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -729,6 +774,7 @@ public struct ServicePrincipalSignInFields: FieldSet {
         fields: ServicePrincipalSignInFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.servicePrincipalSignIn/servicePrincipalId`.
     public let servicePrincipalId: Field<String>
 
     private init() {
@@ -751,6 +797,7 @@ public struct ServiceProviderConstraintsFields: FieldSet {
         fields: ServiceProviderConstraintsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -807,6 +854,9 @@ public enum ServiceProvisioningErrorFields: FieldSet {
 public typealias ServiceProvisioningXmlError = Model<ServiceProvisioningXmlErrorFields>
 
 /// The properties of a `ServiceProvisioningXmlError`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceProvisioningXmlError`; inherited `createdDateTime`, `isResolved`,
+///   `serviceInstance` from `microsoft.graph.serviceProvisioningError`.
 public enum ServiceProvisioningXmlErrorFields: FieldSet {
     public typealias Table = (
         createdDateTime: Field<Date>,
@@ -866,6 +916,9 @@ public enum ServiceStatusFields: FieldSet {
 public typealias ServiceStorageQuotaBreakdown = Model<ServiceStorageQuotaBreakdownFields>
 
 /// The properties of a `ServiceStorageQuotaBreakdown`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.serviceStorageQuotaBreakdown`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `manageWebUrl`, `used` from `microsoft.graph.storageQuotaBreakdown`.
 public enum ServiceStorageQuotaBreakdownFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -932,6 +985,9 @@ public typealias ServiceUpdateMessage = Model<ServiceUpdateMessageFields>
 /// The properties of a `ServiceUpdateMessage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`.
+/// - Remark: Generated from `microsoft.graph.serviceUpdateMessage`; inherited `id` from `microsoft.graph.entity`;
+///   `details`, `endDateTime`, `lastModifiedDateTime`, `startDateTime`, `title` from
+///   `microsoft.graph.serviceAnnouncementBase`.
 public enum ServiceUpdateMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1007,6 +1063,8 @@ public struct ServiceUpdateMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attachments.request()` lists them; `attachments("serviceAnnouncementAttachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.serviceUpdateMessage/attachments`.
     public var attachments: CollectionRequestBuilder<ServiceAnnouncementAttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments"))
     }
@@ -1145,6 +1203,8 @@ extension SettingSourceType {
 public typealias SettingStateDeviceSummary = Model<SettingStateDeviceSummaryFields>
 
 /// The properties of a `SettingStateDeviceSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.settingStateDeviceSummary`; inherited `id` from `microsoft.graph.entity`.
 public enum SettingStateDeviceSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1247,6 +1307,8 @@ public typealias ShareAction = Model<ShareActionFields>
 /// The properties of a `ShareAction`, inherited ones included.
 public struct ShareActionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.shareAction", fields: ShareActionFields())
+
+    /// - Remark: Generated from `microsoft.graph.shareAction/recipients`.
     public let recipients: Field<[IdentitySet]>
 
     private init() {
@@ -1261,6 +1323,10 @@ public struct ShareActionFields: FieldSet {
 public typealias SharePointBrowseSession = Model<SharePointBrowseSessionFields>
 
 /// The properties of a `SharePointBrowseSession`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointBrowseSession`; inherited `id` from `microsoft.graph.entity`;
+///   `backupSizeInBytes`, `createdDateTime`, `error`, `expirationDateTime`, `restorePointDateTime`, `restorePointId`,
+///   `status` from `microsoft.graph.browseSessionBase`.
 public enum SharePointBrowseSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1355,6 +1421,7 @@ public typealias SharePointGroup = Model<SharePointGroupFields>
 /// The properties of a `SharePointGroup`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `members`.
+/// - Remark: Generated from `microsoft.graph.sharePointGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum SharePointGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1384,6 +1451,9 @@ public enum SharePointGroupFields: FieldSet {
 public typealias SharePointGroupIdentity = Model<SharePointGroupIdentityFields>
 
 /// The properties of a `SharePointGroupIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointGroupIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum SharePointGroupIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -1411,6 +1481,8 @@ public enum SharePointGroupIdentityFields: FieldSet {
 public typealias SharePointGroupMember = Model<SharePointGroupMemberFields>
 
 /// The properties of a `SharePointGroupMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointGroupMember`; inherited `id` from `microsoft.graph.entity`.
 public enum SharePointGroupMemberFields: FieldSet {
     public typealias Table = (id: Field<String>, identity: Field<SharePointIdentitySet>)
 
@@ -1463,6 +1535,8 @@ public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `members.request()` lists them; `members("sharePointGroupMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointGroup/members`.
     public var members: CollectionRequestBuilder<SharePointGroupMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
@@ -1475,6 +1549,9 @@ public struct SharePointGroupRequestBuilder: ModelRequestBuilder {
 public typealias SharePointIdentity = Model<SharePointIdentityFields>
 
 /// The properties of a `SharePointIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum SharePointIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>, loginName: Field<String>)
 
@@ -1492,6 +1569,9 @@ public enum SharePointIdentityFields: FieldSet {
 public typealias SharePointIdentitySet = Model<SharePointIdentitySetFields>
 
 /// The properties of a `SharePointIdentitySet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointIdentitySet`; inherited `application`, `device`, `user` from
+///   `microsoft.graph.identitySet`.
 public enum SharePointIdentitySetFields: FieldSet {
     public typealias Table = (
         application: Field<Identity>,
@@ -1549,6 +1629,8 @@ public enum SharePointMigrationContainerInfoFields: FieldSet {
 public typealias SharePointMigrationEvent = Model<SharePointMigrationEventFields>
 
 /// The properties of a `SharePointMigrationEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum SharePointMigrationEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1608,6 +1690,10 @@ public typealias SharePointMigrationFinishManifestFileUploadEvent =
     Model<SharePointMigrationFinishManifestFileUploadEventFields>
 
 /// The properties of a `SharePointMigrationFinishManifestFileUploadEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationFinishManifestFileUploadEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationFinishManifestFileUploadEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1661,6 +1747,7 @@ public typealias SharePointMigrationJob = Model<SharePointMigrationJobFields>
 /// The properties of a `SharePointMigrationJob`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `progressEvents`.
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJob`; inherited `id` from `microsoft.graph.entity`.
 public enum SharePointMigrationJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1687,6 +1774,10 @@ public enum SharePointMigrationJobFields: FieldSet {
 public typealias SharePointMigrationJobCancelledEvent = Model<SharePointMigrationJobCancelledEventFields>
 
 /// The properties of a `SharePointMigrationJobCancelledEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobCancelledEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobCancelledEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1740,6 +1831,10 @@ public struct SharePointMigrationJobCancelledEventRequestBuilder: ModelRequestBu
 public typealias SharePointMigrationJobDeletedEvent = Model<SharePointMigrationJobDeletedEventFields>
 
 /// The properties of a `SharePointMigrationJobDeletedEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobDeletedEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobDeletedEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1789,6 +1884,10 @@ public struct SharePointMigrationJobDeletedEventRequestBuilder: ModelRequestBuil
 public typealias SharePointMigrationJobErrorEvent = Model<SharePointMigrationJobErrorEventFields>
 
 /// The properties of a `SharePointMigrationJobErrorEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobErrorEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobErrorEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

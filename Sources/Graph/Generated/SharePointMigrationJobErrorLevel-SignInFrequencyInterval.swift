@@ -32,6 +32,10 @@ extension SharePointMigrationJobErrorLevel {
 public typealias SharePointMigrationJobPostponedEvent = Model<SharePointMigrationJobPostponedEventFields>
 
 /// The properties of a `SharePointMigrationJobPostponedEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobPostponedEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobPostponedEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -89,6 +93,10 @@ public struct SharePointMigrationJobPostponedEventRequestBuilder: ModelRequestBu
 public typealias SharePointMigrationJobProgressEvent = Model<SharePointMigrationJobProgressEventFields>
 
 /// The properties of a `SharePointMigrationJobProgressEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobProgressEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobProgressEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -172,6 +180,10 @@ public struct SharePointMigrationJobProgressEventRequestBuilder: ModelRequestBui
 public typealias SharePointMigrationJobQueuedEvent = Model<SharePointMigrationJobQueuedEventFields>
 
 /// The properties of a `SharePointMigrationJobQueuedEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobQueuedEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobQueuedEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -237,6 +249,8 @@ public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
     }
 
     /// `progressEvents.request()` lists them; `progressEvents("sharePointMigrationEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointMigrationJob/progressEvents`.
     public var progressEvents: CollectionRequestBuilder<SharePointMigrationEventRequestBuilder> {
         .init(client: client, path: path.appending("progressEvents"))
     }
@@ -249,6 +263,10 @@ public struct SharePointMigrationJobRequestBuilder: ModelRequestBuilder {
 public typealias SharePointMigrationJobStartEvent = Model<SharePointMigrationJobStartEventFields>
 
 /// The properties of a `SharePointMigrationJobStartEvent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharePointMigrationJobStartEvent`; inherited `id` from
+///   `microsoft.graph.entity`; `correlationId`, `eventDateTime`, `jobId` from
+///   `microsoft.graph.sharePointMigrationEvent`.
 public enum SharePointMigrationJobStartEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -346,6 +364,7 @@ public struct SharePointOneDriveOptionsFields: FieldSet {
         fields: SharePointOneDriveOptionsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.sharePointOneDriveOptions/includeContent`.
     public let includeContent: Field<SearchContent>
 
     private init() {
@@ -363,6 +382,9 @@ public typealias SharePointProtectionPolicy = Model<SharePointProtectionPolicyFi
 ///
 /// - Present when the request expanded them (`expand(_:)`): `siteInclusionRules`, `siteProtectionUnits`,
 ///   `siteProtectionUnitsBulkAdditionJobs`.
+/// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `displayName`, `isEnabled`, `lastModifiedBy`, `lastModifiedDateTime`,
+///   `protectionPolicyArtifactCount`, `retentionSettings`, `status` from `microsoft.graph.protectionPolicyBase`.
 public enum SharePointProtectionPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -436,17 +458,23 @@ public struct SharePointProtectionPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `siteInclusionRules.request()` lists them; `siteInclusionRules("siteProtectionRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy/siteInclusionRules`.
     public var siteInclusionRules: CollectionRequestBuilder<SiteProtectionRuleRequestBuilder> {
         .init(client: client, path: path.appending("siteInclusionRules"))
     }
 
     /// `siteProtectionUnits.request()` lists them; `siteProtectionUnits("siteProtectionUnit-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy/siteProtectionUnits`.
     public var siteProtectionUnits: CollectionRequestBuilder<SiteProtectionUnitRequestBuilder> {
         .init(client: client, path: path.appending("siteProtectionUnits"))
     }
 
     /// `siteProtectionUnitsBulkAdditionJobs.request()` lists them; `siteProtectionUnitsBulkAdditionJobs("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointProtectionPolicy/siteProtectionUnitsBulkAdditionJobs`.
     public var siteProtectionUnitsBulkAdditionJobs:
         CollectionRequestBuilder<SiteProtectionUnitsBulkAdditionJobRequestBuilder>
     {
@@ -476,6 +504,9 @@ public typealias SharePointRestoreSession = Model<SharePointRestoreSessionFields
 ///
 /// - Present when the request expanded them (`expand(_:)`): `granularSiteRestoreArtifacts`, `siteRestoreArtifacts`,
 ///   `siteRestoreArtifactsBulkAdditionRequests`.
+/// - Remark: Generated from `microsoft.graph.sharePointRestoreSession`; inherited `id` from `microsoft.graph.entity`;
+///   `completedDateTime`, `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`, `lastModifiedDateTime`,
+///   `restoreJobType`, `restoreSessionArtifactCount`, `status` from `microsoft.graph.restoreSessionBase`.
 public enum SharePointRestoreSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -547,17 +578,23 @@ public struct SharePointRestoreSessionRequestBuilder: ModelRequestBuilder {
 
     /// `granularSiteRestoreArtifacts.request()` lists them;
     /// `granularSiteRestoreArtifacts("granularSiteRestoreArtifact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession/granularSiteRestoreArtifacts`.
     public var granularSiteRestoreArtifacts: CollectionRequestBuilder<GranularSiteRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("granularSiteRestoreArtifacts"))
     }
 
     /// `siteRestoreArtifacts.request()` lists them; `siteRestoreArtifacts("siteRestoreArtifact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession/siteRestoreArtifacts`.
     public var siteRestoreArtifacts: CollectionRequestBuilder<SiteRestoreArtifactRequestBuilder> {
         .init(client: client, path: path.appending("siteRestoreArtifacts"))
     }
 
     /// `siteRestoreArtifactsBulkAdditionRequests.request()` lists them;
     /// `siteRestoreArtifactsBulkAdditionRequests("id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointRestoreSession/siteRestoreArtifactsBulkAdditionRequests`.
     public var siteRestoreArtifactsBulkAdditionRequests:
         CollectionRequestBuilder<SiteRestoreArtifactsBulkAdditionRequestRequestBuilder>
     {
@@ -607,6 +644,9 @@ public typealias SharedDriveItem = Model<SharedDriveItemFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `driveItem`,
 ///   `items`, `list`, `listItem`, `permission`, `root`, `site`.
+/// - Remark: Generated from `microsoft.graph.sharedDriveItem`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`,
+///   `parentReference`, `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum SharedDriveItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -691,29 +731,40 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/driveItem`.
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
 
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/items`.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/list`.
     public var list: ListRequestBuilder { .init(client: client, path: path.appending("list")) }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/listItem`.
     public var listItem: ListItemRequestBuilder { .init(client: client, path: path.appending("listItem")) }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/permission`.
     public var permission: PermissionRequestBuilder { .init(client: client, path: path.appending("permission")) }
 
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/root`.
     public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/site`.
     public var site: SiteRequestBuilder { .init(client: client, path: path.appending("site", refusing: [.delete])) }
 }
 
@@ -727,6 +778,7 @@ public typealias SharedInsight = Model<SharedInsightFields>
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `lastSharedMethod`, `resource`.
+/// - Remark: Generated from `microsoft.graph.sharedInsight`; inherited `id` from `microsoft.graph.entity`.
 public enum SharedInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -778,10 +830,12 @@ public struct SharedInsightRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedInsight/lastSharedMethod`.
     public var lastSharedMethod: EntityRequestBuilder {
         .init(client: client, path: path.appending("lastSharedMethod"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedInsight/resource`.
     public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -855,6 +909,10 @@ public typealias SharedPCConfiguration = Model<SharedPCConfigurationFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.sharedPCConfiguration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`, `assignments`,
+///   `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview` from
+///   `microsoft.graph.deviceConfiguration`.
 public enum SharedPCConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -949,30 +1007,40 @@ public struct SharedPCConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedPCConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -1010,6 +1078,8 @@ public typealias SharedWithChannelTeamInfo = Model<SharedWithChannelTeamInfoFiel
 /// The properties of a `SharedWithChannelTeamInfo`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `team`, `allowedMembers`.
+/// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName`, `tenantId`, `team` from `microsoft.graph.teamInfo`.
 public enum SharedWithChannelTeamInfoFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1059,9 +1129,12 @@ public struct SharedWithChannelTeamInfoRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo/team`.
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 
     /// `allowedMembers.request()` lists them; `allowedMembers("conversationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedWithChannelTeamInfo/allowedMembers`.
     public var allowedMembers: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
         .init(client: client, path: path.appending("allowedMembers"))
     }
@@ -1076,6 +1149,7 @@ public typealias Sharepoint = Model<SharepointFields>
 /// The properties of a `Sharepoint`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `settings`.
+/// - Remark: Generated from `microsoft.graph.sharepoint`; inherited `id` from `microsoft.graph.entity`.
 public enum SharepointFields: FieldSet {
     public typealias Table = (id: Field<String>, settings: Field<SharepointSettings>)
 
@@ -1140,6 +1214,7 @@ public struct SharepointRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sharepoint/settings`.
     public var settings: SharepointSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
 }
 
@@ -1150,6 +1225,8 @@ public struct SharepointRequestBuilder: ModelRequestBuilder {
 public typealias SharepointSettings = Model<SharepointSettingsFields>
 
 /// The properties of a `SharepointSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.sharepointSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum SharepointSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1380,6 +1457,8 @@ public typealias Shift = Model<ShiftFields>
 /// The properties of a `Shift`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.shift`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum ShiftFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1469,6 +1548,9 @@ public enum ShiftAvailabilityFields: FieldSet {
 public typealias ShiftItem = Model<ShiftItemFields>
 
 /// The properties of a `ShiftItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.shiftItem`; inherited `endDateTime`, `startDateTime`, `theme` from
+///   `microsoft.graph.scheduleEntity`.
 public enum ShiftItemFields: FieldSet {
     public typealias Table = (
         endDateTime: Field<Date>,
@@ -1503,6 +1585,9 @@ public typealias ShiftPreferences = Model<ShiftPreferencesFields>
 /// The properties of a `ShiftPreferences`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.shiftPreferences`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`.
 public enum ShiftPreferencesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1588,6 +1673,8 @@ public struct ShiftRequestBuilder: ModelRequestBuilder {
 public typealias SignIn = Model<SignInFields>
 
 /// The properties of a `SignIn`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.signIn`; inherited `id` from `microsoft.graph.entity`.
 public enum SignInFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -11,6 +11,9 @@ import Foundation
 public typealias SignInFrequencySessionControl = Model<SignInFrequencySessionControlFields>
 
 /// The properties of a `SignInFrequencySessionControl`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.signInFrequencySessionControl`; inherited `isEnabled` from
+///   `microsoft.graph.conditionalAccessSessionControl`.
 public enum SignInFrequencySessionControlFields: FieldSet {
     public typealias Table = (
         isEnabled: Field<Bool>,
@@ -213,6 +216,7 @@ public typealias Simulation = Model<SimulationFields>
 /// The properties of a `Simulation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `landingPage`, `loginPage`, `payload`.
+/// - Remark: Generated from `microsoft.graph.simulation`; inherited `id` from `microsoft.graph.entity`.
 public enum SimulationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -336,6 +340,7 @@ public typealias SimulationAutomation = Model<SimulationAutomationFields>
 /// The properties of a `SimulationAutomation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `runs`.
+/// - Remark: Generated from `microsoft.graph.simulationAutomation`; inherited `id` from `microsoft.graph.entity`.
 public enum SimulationAutomationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -393,6 +398,8 @@ public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `runs.request()` lists them; `runs("simulationAutomationRun-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.simulationAutomation/runs`.
     public var runs: CollectionRequestBuilder<SimulationAutomationRunRequestBuilder> {
         .init(client: client, path: path.appending("runs"))
     }
@@ -405,6 +412,8 @@ public struct SimulationAutomationRequestBuilder: ModelRequestBuilder {
 public typealias SimulationAutomationRun = Model<SimulationAutomationRunFields>
 
 /// The properties of a `SimulationAutomationRun`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.simulationAutomationRun`; inherited `id` from `microsoft.graph.entity`.
 public enum SimulationAutomationRunFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -571,6 +580,8 @@ public typealias SimulationNotification = Model<SimulationNotificationFields>
 /// The properties of a `SimulationNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
+/// - Remark: Generated from `microsoft.graph.simulationNotification`; inherited `defaultLanguage`,
+///   `endUserNotification` from `microsoft.graph.baseEndUserNotification`.
 public enum SimulationNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -660,10 +671,13 @@ public struct SimulationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.simulation/landingPage`.
     public var landingPage: LandingPageRequestBuilder { .init(client: client, path: path.appending("landingPage")) }
 
+    /// - Remark: Generated from `microsoft.graph.simulation/loginPage`.
     public var loginPage: LoginPageRequestBuilder { .init(client: client, path: path.appending("loginPage")) }
 
+    /// - Remark: Generated from `microsoft.graph.simulation/payload`.
     public var payload: PayloadRequestBuilder { .init(client: client, path: path.appending("payload")) }
 }
 
@@ -746,6 +760,9 @@ public enum SingleUserFields: FieldSet {
 public typealias SingleValueLegacyExtendedProperty = Model<SingleValueLegacyExtendedPropertyFields>
 
 /// The properties of a `SingleValueLegacyExtendedProperty`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.singleValueLegacyExtendedProperty`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SingleValueLegacyExtendedPropertyFields: FieldSet {
     public typealias Table = (id: Field<String>, value: Field<String>)
 
@@ -789,6 +806,9 @@ public typealias Site = Model<SiteFields>
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `analytics`,
 ///   `columns`, `contentTypes`, `drive`, `drives`, `externalColumns`, `items`, `lists`, `onenote`, `operations`,
 ///   `pages`, `permissions`, `sites`, `termStore`, `termStores`.
+/// - Remark: Generated from `microsoft.graph.site`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`.
 public enum SiteFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -876,6 +896,8 @@ public typealias SiteArchivalDetails = Model<SiteArchivalDetailsFields>
 /// The properties of a `SiteArchivalDetails`, inherited ones included.
 public struct SiteArchivalDetailsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.siteArchivalDetails", fields: SiteArchivalDetailsFields())
+
+    /// - Remark: Generated from `microsoft.graph.siteArchivalDetails/archiveStatus`.
     public let archiveStatus: Field<SiteArchiveStatus>
 
     private init() {
@@ -963,6 +985,10 @@ public typealias SitePage = Model<SitePageFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `createdByUser`, `lastModifiedByUser`, `canvasLayout`,
 ///   `webParts`.
+/// - Remark: Generated from `microsoft.graph.sitePage`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `description`, `eTag`, `lastModifiedBy`, `lastModifiedDateTime`, `name`, `parentReference`,
+///   `webUrl`, `createdByUser`, `lastModifiedByUser` from `microsoft.graph.baseItem`; `pageLayout`, `publishingState`,
+///   `title` from `microsoft.graph.baseSitePage`.
 public enum SitePageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1052,15 +1078,20 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.sitePage/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.sitePage/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.sitePage/canvasLayout`.
     public var canvasLayout: CanvasLayoutRequestBuilder { .init(client: client, path: path.appending("canvasLayout")) }
 
     /// `webParts.request()` lists them; `webParts("webPart-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sitePage/webParts`.
     public var webParts: CollectionRequestBuilder<WebPartRequestBuilder> {
         .init(client: client, path: path.appending("webParts"))
     }
@@ -1096,6 +1127,10 @@ public struct SitePageRequestBuilder: ModelRequestBuilder {
 public typealias SiteProtectionRule = Model<SiteProtectionRuleFields>
 
 /// The properties of a `SiteProtectionRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.siteProtectionRule`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `isAutoApplyEnabled`, `lastModifiedBy`, `lastModifiedDateTime`, `status`
+///   from `microsoft.graph.protectionRuleBase`.
 public enum SiteProtectionRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1173,6 +1208,9 @@ public typealias SiteProtectionUnit = Model<SiteProtectionUnitFields>
 /// The properties of a `SiteProtectionUnit`, inherited ones included.
 ///
 /// - `siteName`, `siteWebUrl`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.siteProtectionUnit`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `error`, `lastModifiedBy`, `lastModifiedDateTime`, `offboardRequestedDateTime`,
+///   `policyId`, `protectionSources`, `status` from `microsoft.graph.protectionUnitBase`.
 public enum SiteProtectionUnitFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1256,6 +1294,10 @@ public struct SiteProtectionUnitRequestBuilder: ModelRequestBuilder {
 public typealias SiteProtectionUnitsBulkAdditionJob = Model<SiteProtectionUnitsBulkAdditionJobFields>
 
 /// The properties of a `SiteProtectionUnitsBulkAdditionJob`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.siteProtectionUnitsBulkAdditionJob`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `displayName`, `error`, `lastModifiedBy`,
+///   `lastModifiedDateTime`, `status` from `microsoft.graph.protectionUnitsBulkJobBase`.
 public enum SiteProtectionUnitsBulkAdditionJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1359,59 +1401,82 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.site/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `microsoft.graph.site/lastModifiedByUser`.
     public var lastModifiedByUser: UserRequestBuilder {
         .init(client: client, path: path.appending("lastModifiedByUser"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.site/analytics`.
     public var analytics: ItemAnalyticsRequestBuilder { .init(client: client, path: path.appending("analytics")) }
 
     /// `columns.request()` lists them; `columns("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/columns`.
     public var columns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
 
     /// `contentTypes.request()` lists them; `contentTypes("contentType-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/contentTypes`.
     public var contentTypes: CollectionRequestBuilder<ContentTypeRequestBuilder> {
         .init(client: client, path: path.appending("contentTypes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.site/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives"))
     }
 
     /// `externalColumns.request()` lists them; `externalColumns("columnDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/externalColumns`.
     public var externalColumns: CollectionRequestBuilder<ColumnDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("externalColumns"))
     }
 
     /// `items.request()` lists them; `items("baseItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/items`.
     public var items: CollectionRequestBuilder<BaseItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }
 
     /// `lists.request()` lists them; `lists("list-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/lists`.
     public var lists: CollectionRequestBuilder<ListRequestBuilder> {
         .init(client: client, path: path.appending("lists"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.site/onenote`.
     public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
 
     /// `operations.request()` lists them; `operations("richLongRunningOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/operations`.
     public var operations: CollectionRequestBuilder<RichLongRunningOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `pages.request()` lists them; `pages("baseSitePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/pages`.
     public var pages: CollectionRequestBuilder<BaseSitePageRequestBuilder> {
         .init(client: client, path: path.appending("pages"))
     }
 
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions"))
     }
@@ -1420,13 +1485,18 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/sites`.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.site/termStore`.
     public var termStore: TermStoreStoreRequestBuilder { .init(client: client, path: path.appending("termStore")) }
 
     /// `termStores.request()` lists them; `termStores("store-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/termStores`.
     public var termStores: CollectionRequestBuilder<TermStoreStoreRequestBuilder> {
         .init(client: client, path: path.appending("termStores"))
     }
@@ -1524,6 +1594,9 @@ public typealias SiteRestoreArtifact = Model<SiteRestoreArtifactFields>
 ///
 /// - `restoredSiteName`, `restoredSiteWebUrl`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `restorePoint`.
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifact`; inherited `id` from `microsoft.graph.entity`;
+///   `completionDateTime`, `destinationType`, `error`, `startDateTime`, `status`, `restorePoint` from
+///   `microsoft.graph.restoreArtifactBase`.
 public enum SiteRestoreArtifactFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1578,6 +1651,7 @@ public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.siteRestoreArtifact/restorePoint`.
     public var restorePoint: RestorePointRequestBuilder { .init(client: client, path: path.appending("restorePoint")) }
 }
 
@@ -1589,6 +1663,11 @@ public struct SiteRestoreArtifactRequestBuilder: ModelRequestBuilder {
 public typealias SiteRestoreArtifactsBulkAdditionRequest = Model<SiteRestoreArtifactsBulkAdditionRequestFields>
 
 /// The properties of a `SiteRestoreArtifactsBulkAdditionRequest`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.siteRestoreArtifactsBulkAdditionRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `createdBy`, `createdDateTime`, `destinationType`, `displayName`, `error`,
+///   `lastModifiedBy`, `lastModifiedDateTime`, `protectionTimePeriod`, `protectionUnitIds`, `restorePointPreference`,
+///   `status`, `tags` from `microsoft.graph.restoreArtifactsBulkRequestBase`.
 public enum SiteRestoreArtifactsBulkAdditionRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1699,6 +1778,10 @@ public enum SizeRangeFields: FieldSet {
 public typealias SkypeForBusinessUserConversationMember = Model<SkypeForBusinessUserConversationMemberFields>
 
 /// The properties of a `SkypeForBusinessUserConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.skypeForBusinessUserConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum SkypeForBusinessUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

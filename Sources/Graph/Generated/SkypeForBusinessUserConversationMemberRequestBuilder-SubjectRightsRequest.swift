@@ -57,6 +57,10 @@ extension CollectionRequestBuilder where ItemBuilder == SkypeForBusinessUserConv
 public typealias SkypeUserConversationMember = Model<SkypeUserConversationMemberFields>
 
 /// The properties of a `SkypeUserConversationMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.skypeUserConversationMember`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `roles`, `visibleHistoryStartDateTime` from
+///   `microsoft.graph.conversationMember`.
 public enum SkypeUserConversationMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -135,6 +139,8 @@ public typealias SmsAuthenticationMethodConfiguration = Model<SmsAuthenticationM
 /// The properties of a `SmsAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum SmsAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -178,6 +184,8 @@ public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBu
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("smsAuthenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<SmsAuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -190,6 +198,10 @@ public struct SmsAuthenticationMethodConfigurationRequestBuilder: ModelRequestBu
 public typealias SmsAuthenticationMethodTarget = Model<SmsAuthenticationMethodTargetFields>
 
 /// The properties of a `SmsAuthenticationMethodTarget`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.smsAuthenticationMethodTarget`; inherited `id` from
+///   `microsoft.graph.entity`; `isRegistrationRequired`, `targetType` from
+///   `microsoft.graph.authenticationMethodTarget`.
 public enum SmsAuthenticationMethodTargetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -265,6 +277,9 @@ extension SnapshotJobStatus {
 public typealias SocialIdentityProvider = Model<SocialIdentityProviderFields>
 
 /// The properties of a `SocialIdentityProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.socialIdentityProvider`; inherited `id` from `microsoft.graph.entity`;
+///   `displayName` from `microsoft.graph.identityProviderBase`.
 public enum SocialIdentityProviderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -359,6 +374,9 @@ extension SocialIdentitySourceType {
 public typealias SoftwareOathAuthenticationMethod = Model<SoftwareOathAuthenticationMethodFields>
 
 /// The properties of a `SoftwareOathAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum SoftwareOathAuthenticationMethodFields: FieldSet {
     public typealias Table = (id: Field<String>, createdDateTime: Field<Date>, secretKey: Field<String>)
 
@@ -381,6 +399,8 @@ public typealias SoftwareOathAuthenticationMethodConfiguration =
 /// The properties of a `SoftwareOathAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum SoftwareOathAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -424,6 +444,8 @@ public struct SoftwareOathAuthenticationMethodConfigurationRequestBuilder: Model
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.softwareOathAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -468,6 +490,9 @@ public struct SoftwareOathAuthenticationMethodRequestBuilder: ModelRequestBuilde
 public typealias SoftwareUpdateStatusSummary = Model<SoftwareUpdateStatusSummaryFields>
 
 /// The properties of a `SoftwareUpdateStatusSummary`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.softwareUpdateStatusSummary`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SoftwareUpdateStatusSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -587,20 +612,26 @@ public struct SolutionsRootRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.solutionsRoot/backupRestore`.
     public var backupRestore: BackupRestoreRootRequestBuilder {
         .init(client: client, path: path.appending("backupRestore"))
     }
 
     /// `bookingBusinesses.request()` lists them; `bookingBusinesses("bookingBusiness-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.solutionsRoot/bookingBusinesses`.
     public var bookingBusinesses: CollectionRequestBuilder<BookingBusinessRequestBuilder> {
         .init(client: client, path: path.appending("bookingBusinesses"))
     }
 
     /// `bookingCurrencies.request()` lists them; `bookingCurrencies("bookingCurrency-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.solutionsRoot/bookingCurrencies`.
     public var bookingCurrencies: CollectionRequestBuilder<BookingCurrencyRequestBuilder> {
         .init(client: client, path: path.appending("bookingCurrencies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.solutionsRoot/virtualEvents`.
     public var virtualEvents: VirtualEventsRootRequestBuilder {
         .init(client: client, path: path.appending("virtualEvents"))
     }
@@ -631,6 +662,8 @@ public typealias SpaApplication = Model<SpaApplicationFields>
 /// The properties of a `SpaApplication`, inherited ones included.
 public struct SpaApplicationFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.spaApplication", fields: SpaApplicationFields())
+
+    /// - Remark: Generated from `microsoft.graph.spaApplication/redirectUris`.
     public let redirectUris: Field<[String]>
 
     private init() {
@@ -645,6 +678,9 @@ public struct SpaApplicationFields: FieldSet {
 public typealias SpeakerAssignmentSubmission = Model<SpeakerAssignmentSubmissionFields>
 
 /// The properties of a `SpeakerAssignmentSubmission`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.speakerAssignmentSubmission`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum SpeakerAssignmentSubmissionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -725,6 +761,8 @@ public typealias SpecialFolder = Model<SpecialFolderFields>
 /// The properties of a `SpecialFolder`, inherited ones included.
 public struct SpecialFolderFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.specialFolder", fields: SpecialFolderFields())
+
+    /// - Remark: Generated from `microsoft.graph.specialFolder/name`.
     public let name: Field<String>
 
     private init() {
@@ -851,6 +889,8 @@ public enum StandardTimeZoneOffsetFields: FieldSet {
 public typealias StandardWebPart = Model<StandardWebPartFields>
 
 /// The properties of a `StandardWebPart`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.standardWebPart`; inherited `id` from `microsoft.graph.entity`.
 public enum StandardWebPartFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -907,6 +947,9 @@ public struct StandardWebPartRequestBuilder: ModelRequestBuilder {
 public typealias StartHoldMusicOperation = Model<StartHoldMusicOperationFields>
 
 /// The properties of a `StartHoldMusicOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.startHoldMusicOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum StartHoldMusicOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -989,6 +1032,9 @@ extension Status {
 public typealias StopHoldMusicOperation = Model<StopHoldMusicOperationFields>
 
 /// The properties of a `StopHoldMusicOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.stopHoldMusicOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum StopHoldMusicOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1059,6 +1105,7 @@ public struct StoragePlanInformationFields: FieldSet {
         fields: StoragePlanInformationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.storagePlanInformation/upgradeAvailable`.
     public let upgradeAvailable: Field<Bool>
 
     private init() {
@@ -1073,6 +1120,8 @@ public struct StoragePlanInformationFields: FieldSet {
 public typealias StorageQuotaBreakdown = Model<StorageQuotaBreakdownFields>
 
 /// The properties of a `StorageQuotaBreakdown`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.storageQuotaBreakdown`; inherited `id` from `microsoft.graph.entity`.
 public enum StorageQuotaBreakdownFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1138,8 +1187,10 @@ public struct StorageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.storage/fileStorage`.
     public var fileStorage: FileStorageRequestBuilder { .init(client: client, path: path.appending("fileStorage")) }
 
+    /// - Remark: Generated from `microsoft.graph.storage/settings`.
     public var settings: StorageSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
 }
 
@@ -1152,6 +1203,7 @@ public typealias StorageSettings = Model<StorageSettingsFields>
 /// The properties of a `StorageSettings`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `quota`.
+/// - Remark: Generated from `microsoft.graph.storageSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum StorageSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
 
@@ -1184,6 +1236,7 @@ public struct StorageSettingsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.storageSettings/quota`.
     public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
 }
 
@@ -1233,6 +1286,7 @@ public struct StringKeyObjectValuePairFields: FieldSet {
         fields: StringKeyObjectValuePairFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.stringKeyObjectValuePair/key`.
     public let key: Field<String>
 
     private init() {
@@ -1267,6 +1321,9 @@ public typealias StsPolicy = Model<StsPolicyFields>
 /// The properties of a `StsPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.stsPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum StsPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1339,6 +1396,8 @@ public struct StsPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.stsPolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -1439,6 +1498,7 @@ public typealias SubjectRightsRequest = Model<SubjectRightsRequestFields>
 /// The properties of a `SubjectRightsRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `approvers`, `collaborators`, `notes`, `team`.
+/// - Remark: Generated from `microsoft.graph.subjectRightsRequest`; inherited `id` from `microsoft.graph.entity`.
 public enum SubjectRightsRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

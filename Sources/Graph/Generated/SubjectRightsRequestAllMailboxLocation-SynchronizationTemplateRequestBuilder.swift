@@ -90,6 +90,7 @@ public struct SubjectRightsRequestEnumeratedMailboxLocationFields: FieldSet {
         fields: SubjectRightsRequestEnumeratedMailboxLocationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedMailboxLocation/userPrincipalNames`.
     public let userPrincipalNames: Field<[String]>
 
     private init() {
@@ -113,6 +114,7 @@ public struct SubjectRightsRequestEnumeratedSiteLocationFields: FieldSet {
         fields: SubjectRightsRequestEnumeratedSiteLocationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequestEnumeratedSiteLocation/urls`.
     public let urls: Field<[String]>
 
     private init() {
@@ -197,20 +199,27 @@ public struct SubjectRightsRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `approvers.request()` lists them; `approvers("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/approvers`.
     public var approvers: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("approvers"))
     }
 
     /// `collaborators.request()` lists them; `collaborators("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/collaborators`.
     public var collaborators: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("collaborators"))
     }
 
     /// `notes.request()` lists them; `notes("authoredNote-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/notes`.
     public var notes: CollectionRequestBuilder<AuthoredNoteRequestBuilder> {
         .init(client: client, path: path.appending("notes"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/team`.
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 
     /// - Remark: Generated from `microsoft.graph.subjectRightsRequest/getFinalAttachment` (GET).
@@ -399,6 +408,9 @@ public struct SubjectSetFields: FieldSet {
 public typealias SubscribeToToneOperation = Model<SubscribeToToneOperationFields>
 
 /// The properties of a `SubscribeToToneOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.subscribeToToneOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum SubscribeToToneOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -445,6 +457,8 @@ public struct SubscribeToToneOperationRequestBuilder: ModelRequestBuilder {
 public typealias SubscribedSku = Model<SubscribedSkuFields>
 
 /// The properties of a `SubscribedSku`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.subscribedSku`; inherited `id` from `microsoft.graph.entity`.
 public enum SubscribedSkuFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -503,6 +517,8 @@ public struct SubscribedSkuRequestBuilder: ModelRequestBuilder {
 public typealias Subscription = Model<SubscriptionFields>
 
 /// The properties of a `Subscription`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.subscription`; inherited `id` from `microsoft.graph.entity`.
 public enum SubscriptionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -584,6 +600,12 @@ public typealias SwapShiftsChangeRequest = Model<SwapShiftsChangeRequestFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
 ///   `senderDateTime`, `senderUserId`, `recipientActionDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.swapShiftsChangeRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`; `assignedTo`, `managerActionDateTime`, `managerActionMessage`,
+///   `managerUserId`, `senderDateTime`, `senderMessage`, `senderUserId`, `state` from
+///   `microsoft.graph.scheduleChangeRequest`; `recipientActionDateTime`, `recipientActionMessage`, `recipientUserId`,
+///   `senderShiftId` from `microsoft.graph.offerShiftRequest`.
 public enum SwapShiftsChangeRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -688,6 +710,7 @@ public typealias Synchronization = Model<SynchronizationFields>
 /// The properties of a `Synchronization`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `jobs`, `templates`.
+/// - Remark: Generated from `microsoft.graph.synchronization`; inherited `id` from `microsoft.graph.entity`.
 public enum SynchronizationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -749,6 +772,7 @@ public typealias SynchronizationJob = Model<SynchronizationJobFields>
 /// The properties of a `SynchronizationJob`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `bulkUpload`, `schemaValue` ("schema").
+/// - Remark: Generated from `microsoft.graph.synchronizationJob`; inherited `id` from `microsoft.graph.entity`.
 public enum SynchronizationJobFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -825,8 +849,10 @@ public struct SynchronizationJobRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.synchronizationJob/bulkUpload`.
     public var bulkUpload: BulkUploadRequestBuilder { .init(client: client, path: path.appending("bulkUpload")) }
 
+    /// - Remark: Generated from `microsoft.graph.synchronizationJob/schema`.
     public var schema: SynchronizationSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
 
     /// - Remark: Generated from `microsoft.graph.synchronizationJob/pause` (POST).
@@ -911,6 +937,7 @@ public struct SynchronizationJobRestartCriteriaFields: FieldSet {
         fields: SynchronizationJobRestartCriteriaFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.synchronizationJobRestartCriteria/resetScope`.
     public let resetScope: Field<SynchronizationJobRestartScope>
 
     private init() {
@@ -1133,11 +1160,15 @@ public struct SynchronizationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `jobs.request()` lists them; `jobs("synchronizationJob-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.synchronization/jobs`.
     public var jobs: CollectionRequestBuilder<SynchronizationJobRequestBuilder> {
         .init(client: client, path: path.appending("jobs"))
     }
 
     /// `templates.request()` lists them; `templates("synchronizationTemplate-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.synchronization/templates`.
     public var templates: CollectionRequestBuilder<SynchronizationTemplateRequestBuilder> {
         .init(client: client, path: path.appending("templates"))
     }
@@ -1235,6 +1266,7 @@ public typealias SynchronizationSchema = Model<SynchronizationSchemaFields>
 /// The properties of a `SynchronizationSchema`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `directories`.
+/// - Remark: Generated from `microsoft.graph.synchronizationSchema`; inherited `id` from `microsoft.graph.entity`.
 public enum SynchronizationSchemaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1283,6 +1315,8 @@ public struct SynchronizationSchemaRequestBuilder: ModelRequestBuilder {
     }
 
     /// `directories.request()` lists them; `directories("directoryDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.synchronizationSchema/directories`.
     public var directories: CollectionRequestBuilder<DirectoryDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("directories"))
     }
@@ -1611,6 +1645,7 @@ public typealias SynchronizationTemplate = Model<SynchronizationTemplateFields>
 /// The properties of a `SynchronizationTemplate`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `schemaValue` ("schema").
+/// - Remark: Generated from `microsoft.graph.synchronizationTemplate`; inherited `id` from `microsoft.graph.entity`.
 public enum SynchronizationTemplateFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1661,5 +1696,6 @@ public struct SynchronizationTemplateRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.synchronizationTemplate/schema`.
     public var schema: SynchronizationSchemaRequestBuilder { .init(client: client, path: path.appending("schema")) }
 }

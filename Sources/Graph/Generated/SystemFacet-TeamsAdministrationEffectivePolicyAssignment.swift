@@ -78,6 +78,8 @@ public struct TargetApplicationOwnersFields: FieldSet {
 public typealias TargetDeviceGroup = Model<TargetDeviceGroupFields>
 
 /// The properties of a `TargetDeviceGroup`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.targetDeviceGroup`; inherited `id` from `microsoft.graph.entity`.
 public enum TargetDeviceGroupFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 
@@ -121,6 +123,7 @@ public struct TargetManagerFields: FieldSet {
         fields: TargetManagerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.targetManager/managerLevel`.
     public let managerLevel: Field<Int32>
 
     private init() {
@@ -201,6 +204,11 @@ public typealias TargetedChatMessage = Model<TargetedChatMessageFields>
 /// The properties of a `TargetedChatMessage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `hostedContents`, `replies`.
+/// - Remark: Generated from `microsoft.graph.targetedChatMessage`; inherited `id` from `microsoft.graph.entity`;
+///   `attachments`, `body`, `channelIdentity`, `chatId`, `createdDateTime`, `deletedDateTime`, `etag`, `eventDetail`,
+///   `from`, `importance`, `lastEditedDateTime`, `lastModifiedDateTime`, `locale`, `mentions`, `messageHistory`,
+///   `messageType`, `policyViolation`, `reactions`, `replyToId`, `subject`, `summary`, `webUrl`, `hostedContents`,
+///   `replies` from `microsoft.graph.chatMessage`.
 public enum TargetedChatMessageFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -299,11 +307,15 @@ public struct TargetedChatMessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `hostedContents.request()` lists them; `hostedContents("chatMessageHostedContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/hostedContents`.
     public var hostedContents: CollectionRequestBuilder<ChatMessageHostedContentRequestBuilder> {
         .init(client: client, path: path.appending("hostedContents"))
     }
 
     /// `replies.request()` lists them; `replies("chatMessage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.targetedChatMessage/replies`.
     public var replies: CollectionRequestBuilder<ChatMessageRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
@@ -366,6 +378,9 @@ public typealias TargetedManagedAppConfiguration = Model<TargetedManagedAppConfi
 /// The properties of a `TargetedManagedAppConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `apps`, `assignments`, `deploymentSummary`.
+/// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `customSettings` from `microsoft.graph.managedAppConfiguration`.
 public enum TargetedManagedAppConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -430,15 +445,20 @@ public struct TargetedManagedAppConfigurationRequestBuilder: ModelRequestBuilder
     }
 
     /// `apps.request()` lists them; `apps("managedMobileApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/apps`.
     public var apps: CollectionRequestBuilder<ManagedMobileAppRequestBuilder> {
         .init(client: client, path: path.appending("apps"))
     }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.targetedManagedAppConfiguration/deploymentSummary`.
     public var deploymentSummary: ManagedAppPolicyDeploymentSummaryRequestBuilder {
         .init(client: client, path: path.appending("deploymentSummary"))
     }
@@ -500,6 +520,9 @@ extension TargetedManagedAppGroupType {
 public typealias TargetedManagedAppPolicyAssignment = Model<TargetedManagedAppPolicyAssignmentFields>
 
 /// The properties of a `TargetedManagedAppPolicyAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.targetedManagedAppPolicyAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TargetedManagedAppPolicyAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -543,6 +566,16 @@ public typealias TargetedManagedAppProtection = Model<TargetedManagedAppProtecti
 /// The properties of a `TargetedManagedAppProtection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `assignments`.
+/// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version` from
+///   `microsoft.graph.managedAppPolicy`; `allowedDataStorageLocations`, `allowedInboundDataTransferSources`,
+///   `allowedOutboundClipboardSharingLevel`, `allowedOutboundDataTransferDestinations`, `contactSyncBlocked`,
+///   `dataBackupBlocked`, `deviceComplianceRequired`, `disableAppPinIfDevicePinIsSet`, `fingerprintBlocked`,
+///   `managedBrowser`, `managedBrowserToOpenLinksRequired`, `maximumPinRetries`, `minimumPinLength`,
+///   `minimumRequiredAppVersion`, `minimumRequiredOsVersion`, `minimumWarningAppVersion`, `minimumWarningOsVersion`,
+///   `organizationalCredentialsRequired`, `periodBeforePinReset`, `periodOfflineBeforeAccessCheck`,
+///   `periodOfflineBeforeWipeIsEnforced`, `periodOnlineBeforeAccessCheck`, `pinCharacterSet`, `pinRequired`,
+///   `printBlocked`, `saveAsBlocked`, `simplePinBlocked` from `microsoft.graph.managedAppProtection`.
 public enum TargetedManagedAppProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -650,6 +683,8 @@ public struct TargetedManagedAppProtectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("targetedManagedAppPolicyAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.targetedManagedAppProtection/assignments`.
     public var assignments: CollectionRequestBuilder<TargetedManagedAppPolicyAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -713,6 +748,9 @@ extension TargettedUserType {
 public typealias TaskFileAttachment = Model<TaskFileAttachmentFields>
 
 /// The properties of a `TaskFileAttachment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.taskFileAttachment`; inherited `id` from `microsoft.graph.entity`;
+///   `contentType`, `lastModifiedDateTime`, `name`, `size` from `microsoft.graph.attachmentBase`.
 public enum TaskFileAttachmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -802,6 +840,7 @@ public typealias Team = Model<TeamFields>
 /// - Present when the request expanded them (`expand(_:)`): `allChannels`, `channels`, `group`, `incomingChannels`,
 ///   `installedApps`, `members`, `operations`, `permissionGrants`, `photo`, `primaryChannel`, `schedule`, `tags`,
 ///   `template`.
+/// - Remark: Generated from `microsoft.graph.team`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -900,6 +939,8 @@ public typealias TeamClassSettings = Model<TeamClassSettingsFields>
 /// The properties of a `TeamClassSettings`, inherited ones included.
 public struct TeamClassSettingsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.teamClassSettings", fields: TeamClassSettingsFields())
+
+    /// - Remark: Generated from `microsoft.graph.teamClassSettings/notifyGuardiansAboutAssignments`.
     public let notifyGuardiansAboutAssignments: Field<Bool>
 
     private init() {
@@ -1010,6 +1051,7 @@ public typealias TeamInfo = Model<TeamInfoFields>
 /// The properties of a `TeamInfo`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `team`.
+/// - Remark: Generated from `microsoft.graph.teamInfo`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamInfoFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, tenantId: Field<String>, team: Field<Team>)
 
@@ -1048,6 +1090,7 @@ public struct TeamInfoRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamInfo/team`.
     public var team: TeamRequestBuilder { .init(client: client, path: path.appending("team")) }
 }
 
@@ -1131,6 +1174,7 @@ public struct TeamMembersNotificationRecipientFields: FieldSet {
         fields: TeamMembersNotificationRecipientFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.teamMembersNotificationRecipient/teamId`.
     public let teamId: Field<String>
 
     private init() {
@@ -1232,57 +1276,79 @@ public struct TeamRequestBuilder: ModelRequestBuilder {
     }
 
     /// `allChannels.request()` lists them; `allChannels("channel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/allChannels`.
     public var allChannels: CollectionRequestBuilder<ChannelRequestBuilder> {
         .init(client: client, path: path.appending("allChannels"))
     }
 
     /// `channels.request()` lists them; `channels("channel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/channels`.
     public var channels: CollectionRequestBuilder<ChannelRequestBuilder> {
         .init(client: client, path: path.appending("channels"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.team/group`.
     public var group: GroupRequestBuilder { .init(client: client, path: path.appending("group")) }
 
     /// `incomingChannels.request()` lists them; `incomingChannels("channel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/incomingChannels`.
     public var incomingChannels: CollectionRequestBuilder<ChannelRequestBuilder> {
         .init(client: client, path: path.appending("incomingChannels"))
     }
 
     /// `installedApps.request()` lists them; `installedApps("teamsAppInstallation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/installedApps`.
     public var installedApps: CollectionRequestBuilder<TeamsAppInstallationRequestBuilder> {
         .init(client: client, path: path.appending("installedApps"))
     }
 
     /// `members.request()` lists them; `members("conversationMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/members`.
     public var members: CollectionRequestBuilder<ConversationMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
 
     /// `operations.request()` lists them; `operations("teamsAsyncOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/operations`.
     public var operations: CollectionRequestBuilder<TeamsAsyncOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/photo`.
     public var photo: ProfilePhotoRequestBuilder {
         .init(client: client, path: path.appending("photo", refusing: [.delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.team/primaryChannel`.
     public var primaryChannel: ChannelRequestBuilder { .init(client: client, path: path.appending("primaryChannel")) }
 
+    /// - Remark: Generated from `microsoft.graph.team/schedule`.
     public var schedule: ScheduleRequestBuilder { .init(client: client, path: path.appending("schedule")) }
 
     /// `tags.request()` lists them; `tags("teamworkTag-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.team/tags`.
     public var tags: CollectionRequestBuilder<TeamworkTagRequestBuilder> {
         .init(client: client, path: path.appending("tags"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.team/template`.
     public var template: TeamsTemplateRequestBuilder { .init(client: client, path: path.appending("template")) }
 
     /// - Remark: Generated from `microsoft.graph.team/archive` (POST).

@@ -12,6 +12,9 @@ import Foundation
 public typealias TeamsAdministrationNumberAssignment = Model<TeamsAdministrationNumberAssignmentFields>
 
 /// The properties of a `TeamsAdministrationNumberAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.numberAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationNumberAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -265,6 +268,9 @@ public enum TeamsAdministrationPolicyAssignmentFields: FieldSet {
 public typealias TeamsAdministrationPolicyIdentifierDetail = Model<TeamsAdministrationPolicyIdentifierDetailFields>
 
 /// The properties of a `TeamsAdministrationPolicyIdentifierDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.policyIdentifierDetail`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationPolicyIdentifierDetailFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>, policyId: Field<String>)
 
@@ -339,6 +345,8 @@ public typealias TeamsAdministrationTeamsAdminRoot = Model<TeamsAdministrationTe
 ///
 /// - Present when the request expanded them (`expand(_:)`): `policy`, `telephoneNumberManagement`,
 ///   `userConfigurations`.
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationTeamsAdminRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -393,15 +401,19 @@ public struct TeamsAdministrationTeamsAdminRootRequestBuilder: ModelRequestBuild
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot/policy`.
     public var policy: TeamsAdministrationTeamsPolicyAssignmentRequestBuilder {
         .init(client: client, path: path.appending("policy"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot/telephoneNumberManagement`.
     public var telephoneNumberManagement: TeamsAdministrationTelephoneNumberManagementRootRequestBuilder {
         .init(client: client, path: path.appending("telephoneNumberManagement"))
     }
 
     /// `userConfigurations.request()` lists them; `userConfigurations("teamsUserConfiguration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsAdminRoot/userConfigurations`.
     public var userConfigurations: CollectionRequestBuilder<TeamsAdministrationTeamsUserConfigurationRequestBuilder> {
         .init(client: client, path: path.appending("userConfigurations"))
     }
@@ -417,6 +429,8 @@ public typealias TeamsAdministrationTeamsPolicyAssignment = Model<TeamsAdministr
 /// The properties of a `TeamsAdministrationTeamsPolicyAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `userAssignments`.
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationTeamsPolicyAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, userAssignments: Field<[TeamsAdministrationTeamsPolicyUserAssignment]>)
 
@@ -464,6 +478,8 @@ public struct TeamsAdministrationTeamsPolicyAssignmentRequestBuilder: ModelReque
     }
 
     /// `userAssignments.request()` lists them; `userAssignments("teamsPolicyUserAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyAssignment/userAssignments`.
     public var userAssignments: CollectionRequestBuilder<TeamsAdministrationTeamsPolicyUserAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("userAssignments"))
     }
@@ -494,6 +510,9 @@ public typealias TeamsAdministrationTeamsPolicyUserAssignment =
     Model<TeamsAdministrationTeamsPolicyUserAssignmentFields>
 
 /// The properties of a `TeamsAdministrationTeamsPolicyUserAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsPolicyUserAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationTeamsPolicyUserAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -570,6 +589,8 @@ public typealias TeamsAdministrationTeamsUserConfiguration = Model<TeamsAdminist
 /// The properties of a `TeamsAdministrationTeamsUserConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `user`.
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationTeamsUserConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -626,6 +647,7 @@ public struct TeamsAdministrationTeamsUserConfigurationRequestBuilder: ModelRequ
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.teamsUserConfiguration/user`.
     public var user: UserRequestBuilder { .init(client: client, path: path.appending("user")) }
 }
 
@@ -639,6 +661,9 @@ public typealias TeamsAdministrationTelephoneNumberLongRunningOperation =
     Model<TeamsAdministrationTelephoneNumberLongRunningOperationFields>
 
 /// The properties of a `TeamsAdministrationTelephoneNumberLongRunningOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberLongRunningOperation`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum TeamsAdministrationTelephoneNumberLongRunningOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -720,6 +745,8 @@ public typealias TeamsAdministrationTelephoneNumberManagementRoot =
 /// The properties of a `TeamsAdministrationTelephoneNumberManagementRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `numberAssignments`, `operations`.
+/// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TeamsAdministrationTelephoneNumberManagementRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -768,11 +795,15 @@ public struct TeamsAdministrationTelephoneNumberManagementRootRequestBuilder: Mo
     }
 
     /// `numberAssignments.request()` lists them; `numberAssignments("numberAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot/numberAssignments`.
     public var numberAssignments: CollectionRequestBuilder<TeamsAdministrationNumberAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("numberAssignments"))
     }
 
     /// `operations.request()` lists them; `operations("telephoneNumberLongRunningOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamsAdministration.telephoneNumberManagementRoot/operations`.
     public var operations:
         CollectionRequestBuilder<TeamsAdministrationTelephoneNumberLongRunningOperationRequestBuilder>
     {
@@ -789,6 +820,7 @@ public typealias TeamsApp = Model<TeamsAppFields>
 /// The properties of a `TeamsApp`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appDefinitions`.
+/// - Remark: Generated from `microsoft.graph.teamsApp`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -836,6 +868,7 @@ public typealias TeamsAppDefinition = Model<TeamsAppDefinitionFields>
 /// The properties of a `TeamsAppDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `bot`.
+/// - Remark: Generated from `microsoft.graph.teamsAppDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsAppDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -892,6 +925,7 @@ public struct TeamsAppDefinitionRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAppDefinition/bot`.
     public var bot: TeamworkBotRequestBuilder { .init(client: client, path: path.appending("bot")) }
 }
 
@@ -922,6 +956,7 @@ public typealias TeamsAppInstallation = Model<TeamsAppInstallationFields>
 /// The properties of a `TeamsAppInstallation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `teamsApp`, `teamsAppDefinition`.
+/// - Remark: Generated from `microsoft.graph.teamsAppInstallation`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsAppInstallationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -969,8 +1004,10 @@ public struct TeamsAppInstallationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAppInstallation/teamsApp`.
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 
+    /// - Remark: Generated from `microsoft.graph.teamsAppInstallation/teamsAppDefinition`.
     public var teamsAppDefinition: TeamsAppDefinitionRequestBuilder {
         .init(client: client, path: path.appending("teamsAppDefinition"))
     }
@@ -1022,6 +1059,8 @@ public struct TeamsAppPermissionSetFields: FieldSet {
         "microsoft.graph.teamsAppPermissionSet",
         fields: TeamsAppPermissionSetFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.teamsAppPermissionSet/resourceSpecificPermissions`.
     public let resourceSpecificPermissions: Field<[TeamsAppResourceSpecificPermission]>
 
     private init() {
@@ -1095,6 +1134,8 @@ public struct TeamsAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appDefinitions.request()` lists them; `appDefinitions("teamsAppDefinition-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamsApp/appDefinitions`.
     public var appDefinitions: CollectionRequestBuilder<TeamsAppDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("appDefinitions"))
     }
@@ -1142,6 +1183,8 @@ extension TeamsAppResourceSpecificPermissionType {
 public typealias TeamsAppSettings = Model<TeamsAppSettingsFields>
 
 /// The properties of a `TeamsAppSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAppSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsAppSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1213,6 +1256,8 @@ public enum TeamsAppUpgradedEventMessageDetailFields: FieldSet {
 public typealias TeamsAsyncOperation = Model<TeamsAsyncOperationFields>
 
 /// The properties of a `TeamsAsyncOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamsAsyncOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsAsyncOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1344,6 +1389,8 @@ public struct TeamsLicensingDetailsFields: FieldSet {
         "microsoft.graph.teamsLicensingDetails",
         fields: TeamsLicensingDetailsFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.teamsLicensingDetails/hasTeamsLicense`.
     public let hasTeamsLicense: Field<Bool>
 
     private init() {
@@ -1360,6 +1407,7 @@ public typealias TeamsTab = Model<TeamsTabFields>
 /// The properties of a `TeamsTab`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `teamsApp`.
+/// - Remark: Generated from `microsoft.graph.teamsTab`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamsTabFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1430,6 +1478,7 @@ public struct TeamsTabRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamsTab/teamsApp`.
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 }
 
@@ -1447,6 +1496,7 @@ public struct TeamsTemplateFields: FieldSet {
         fields: TeamsTemplateFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1481,6 +1531,7 @@ public typealias Teamwork = Model<TeamworkFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `deletedChats`, `deletedTeams`, `teamsAppSettings`,
 ///   `workforceIntegrations`.
+/// - Remark: Generated from `microsoft.graph.teamwork`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamworkFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -41,6 +41,9 @@ extension TeamworkActivityTopicSource {
 public typealias TeamworkApplicationIdentity = Model<TeamworkApplicationIdentityFields>
 
 /// The properties of a `TeamworkApplicationIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkApplicationIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum TeamworkApplicationIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -101,6 +104,8 @@ public struct TeamworkBotFields: FieldSet {
         base: Entity.self,
         fields: TeamworkBotFields()
     )
+
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -150,6 +155,9 @@ extension TeamworkCallEventType {
 public typealias TeamworkConversationIdentity = Model<TeamworkConversationIdentityFields>
 
 /// The properties of a `TeamworkConversationIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkConversationIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum TeamworkConversationIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -193,6 +201,8 @@ extension TeamworkConversationIdentityType {
 public typealias TeamworkHostedContent = Model<TeamworkHostedContentFields>
 
 /// The properties of a `TeamworkHostedContent`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkHostedContent`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamworkHostedContentFields: FieldSet {
     public typealias Table = (id: Field<String>, contentBytes: Field<Data>, contentType: Field<String>)
 
@@ -301,20 +311,27 @@ public struct TeamworkRequestBuilder: ModelRequestBuilder {
     }
 
     /// `deletedChats.request()` lists them; `deletedChats("deletedChat-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamwork/deletedChats`.
     public var deletedChats: CollectionRequestBuilder<DeletedChatRequestBuilder> {
         .init(client: client, path: path.appending("deletedChats"))
     }
 
     /// `deletedTeams.request()` lists them; `deletedTeams("deletedTeam-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamwork/deletedTeams`.
     public var deletedTeams: CollectionRequestBuilder<DeletedTeamRequestBuilder> {
         .init(client: client, path: path.appending("deletedTeams"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.teamwork/teamsAppSettings`.
     public var teamsAppSettings: TeamsAppSettingsRequestBuilder {
         .init(client: client, path: path.appending("teamsAppSettings"))
     }
 
     /// `workforceIntegrations.request()` lists them; `workforceIntegrations("workforceIntegration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamwork/workforceIntegrations`.
     public var workforceIntegrations: CollectionRequestBuilder<WorkforceIntegrationRequestBuilder> {
         .init(client: client, path: path.appending("workforceIntegrations"))
     }
@@ -354,6 +371,7 @@ public typealias TeamworkTag = Model<TeamworkTagFields>
 /// The properties of a `TeamworkTag`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `members`.
+/// - Remark: Generated from `microsoft.graph.teamworkTag`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamworkTagFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -387,6 +405,9 @@ public enum TeamworkTagFields: FieldSet {
 public typealias TeamworkTagIdentity = Model<TeamworkTagIdentityFields>
 
 /// The properties of a `TeamworkTagIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkTagIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum TeamworkTagIdentityFields: FieldSet {
     public typealias Table = (displayName: Field<String>, id: Field<String>)
 
@@ -404,6 +425,8 @@ public enum TeamworkTagIdentityFields: FieldSet {
 public typealias TeamworkTagMember = Model<TeamworkTagMemberFields>
 
 /// The properties of a `TeamworkTagMember`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkTagMember`; inherited `id` from `microsoft.graph.entity`.
 public enum TeamworkTagMemberFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -466,6 +489,8 @@ public struct TeamworkTagRequestBuilder: ModelRequestBuilder {
     }
 
     /// `members.request()` lists them; `members("teamworkTagMember-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.teamworkTag/members`.
     public var members: CollectionRequestBuilder<TeamworkTagMemberRequestBuilder> {
         .init(client: client, path: path.appending("members"))
     }
@@ -492,6 +517,9 @@ extension TeamworkTagType {
 public typealias TeamworkUserIdentity = Model<TeamworkUserIdentityFields>
 
 /// The properties of a `TeamworkUserIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teamworkUserIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum TeamworkUserIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -555,6 +583,14 @@ extension TeamworkUserIdentityType {
 public typealias TeleconferenceDeviceAudioQuality = Model<TeleconferenceDeviceAudioQualityFields>
 
 /// The properties of a `TeleconferenceDeviceAudioQuality`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceAudioQuality`; inherited `averageInboundJitter`,
+///   `averageInboundPacketLossRateInPercentage`, `averageInboundRoundTripDelay`, `averageOutboundJitter`,
+///   `averageOutboundPacketLossRateInPercentage`, `averageOutboundRoundTripDelay`, `channelIndex`, `inboundPackets`,
+///   `localIPAddress`, `localPort`, `maximumInboundJitter`, `maximumInboundPacketLossRateInPercentage`,
+///   `maximumInboundRoundTripDelay`, `maximumOutboundJitter`, `maximumOutboundPacketLossRateInPercentage`,
+///   `maximumOutboundRoundTripDelay`, `mediaDuration`, `networkLinkSpeedInBytes`, `outboundPackets`, `remoteIPAddress`,
+///   `remotePort` from `microsoft.graph.teleconferenceDeviceMediaQuality`.
 public enum TeleconferenceDeviceAudioQualityFields: FieldSet {
     public typealias Table = (
         averageInboundJitter: Field<String>,
@@ -718,6 +754,16 @@ public enum TeleconferenceDeviceQualityFields: FieldSet {
 public typealias TeleconferenceDeviceScreenSharingQuality = Model<TeleconferenceDeviceScreenSharingQualityFields>
 
 /// The properties of a `TeleconferenceDeviceScreenSharingQuality`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceScreenSharingQuality`; inherited
+///   `averageInboundJitter`, `averageInboundPacketLossRateInPercentage`, `averageInboundRoundTripDelay`,
+///   `averageOutboundJitter`, `averageOutboundPacketLossRateInPercentage`, `averageOutboundRoundTripDelay`,
+///   `channelIndex`, `inboundPackets`, `localIPAddress`, `localPort`, `maximumInboundJitter`,
+///   `maximumInboundPacketLossRateInPercentage`, `maximumInboundRoundTripDelay`, `maximumOutboundJitter`,
+///   `maximumOutboundPacketLossRateInPercentage`, `maximumOutboundRoundTripDelay`, `mediaDuration`,
+///   `networkLinkSpeedInBytes`, `outboundPackets`, `remoteIPAddress`, `remotePort` from
+///   `microsoft.graph.teleconferenceDeviceMediaQuality`; `averageInboundBitRate`, `averageInboundFrameRate`,
+///   `averageOutboundBitRate`, `averageOutboundFrameRate` from `microsoft.graph.teleconferenceDeviceVideoQuality`.
 public enum TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
     public typealias Table = (
         averageInboundJitter: Field<String>,
@@ -787,6 +833,14 @@ public enum TeleconferenceDeviceScreenSharingQualityFields: FieldSet {
 public typealias TeleconferenceDeviceVideoQuality = Model<TeleconferenceDeviceVideoQualityFields>
 
 /// The properties of a `TeleconferenceDeviceVideoQuality`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.teleconferenceDeviceVideoQuality`; inherited `averageInboundJitter`,
+///   `averageInboundPacketLossRateInPercentage`, `averageInboundRoundTripDelay`, `averageOutboundJitter`,
+///   `averageOutboundPacketLossRateInPercentage`, `averageOutboundRoundTripDelay`, `channelIndex`, `inboundPackets`,
+///   `localIPAddress`, `localPort`, `maximumInboundJitter`, `maximumInboundPacketLossRateInPercentage`,
+///   `maximumInboundRoundTripDelay`, `maximumOutboundJitter`, `maximumOutboundPacketLossRateInPercentage`,
+///   `maximumOutboundRoundTripDelay`, `mediaDuration`, `networkLinkSpeedInBytes`, `outboundPackets`, `remoteIPAddress`,
+///   `remotePort` from `microsoft.graph.teleconferenceDeviceMediaQuality`.
 public enum TeleconferenceDeviceVideoQualityFields: FieldSet {
     public typealias Table = (
         averageInboundJitter: Field<String>,
@@ -912,6 +966,9 @@ extension TemplateScenarios {
 public typealias TemporaryAccessPassAuthenticationMethod = Model<TemporaryAccessPassAuthenticationMethodFields>
 
 /// The properties of a `TemporaryAccessPassAuthenticationMethod`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethod`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime` from `microsoft.graph.authenticationMethod`.
 public enum TemporaryAccessPassAuthenticationMethodFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -952,6 +1009,8 @@ public typealias TemporaryAccessPassAuthenticationMethodConfiguration =
 /// The properties of a `TemporaryAccessPassAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum TemporaryAccessPassAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1005,6 +1064,8 @@ public struct TemporaryAccessPassAuthenticationMethodConfigurationRequestBuilder
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.temporaryAccessPassAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -1049,6 +1110,10 @@ public struct TemporaryAccessPassAuthenticationMethodRequestBuilder: ModelReques
 public typealias TenantAppManagementPolicy = Model<TenantAppManagementPolicyFields>
 
 /// The properties of a `TenantAppManagementPolicy`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.tenantAppManagementPolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`.
 public enum TenantAppManagementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1208,6 +1273,8 @@ public typealias TenantDataSecurityAndGovernance = Model<TenantDataSecurityAndGo
 /// The properties of a `TenantDataSecurityAndGovernance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`, `protectionScopes`.
+/// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance`; inherited `id` from
+///   `microsoft.graph.entity`; `sensitivityLabels` from `microsoft.graph.dataSecurityAndGovernance`.
 public enum TenantDataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1255,10 +1322,13 @@ public struct TenantDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder
     }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance/sensitivityLabels`.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
         .init(client: client, path: path.appending("sensitivityLabels"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.tenantDataSecurityAndGovernance/protectionScopes`.
     public var protectionScopes: TenantProtectionScopeContainerRequestBuilder {
         .init(client: client, path: path.appending("protectionScopes"))
     }
@@ -1315,6 +1385,7 @@ public struct TenantProtectionScopeContainerFields: FieldSet {
         fields: TenantProtectionScopeContainerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1428,18 +1499,24 @@ public struct TenantRelationshipRequestBuilder: ModelRequestBuilder {
 
     /// `delegatedAdminCustomers.request()` lists them; `delegatedAdminCustomers("delegatedAdminCustomer-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tenantRelationship/delegatedAdminCustomers`.
     public var delegatedAdminCustomers: CollectionRequestBuilder<DelegatedAdminCustomerRequestBuilder> {
         .init(client: client, path: path.appending("delegatedAdminCustomers"))
     }
 
     /// `delegatedAdminRelationships.request()` lists them;
     /// `delegatedAdminRelationships("delegatedAdminRelationship-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tenantRelationship/delegatedAdminRelationships`.
     public var delegatedAdminRelationships: CollectionRequestBuilder<DelegatedAdminRelationshipRequestBuilder> {
         .init(client: client, path: path.appending("delegatedAdminRelationships"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tenantRelationship/multiTenantOrganization`.
     public var multiTenantOrganization: MultiTenantOrganizationRequestBuilder {
         .init(client: client, path: path.appending("multiTenantOrganization", refusing: [.delete]))
     }
@@ -1483,6 +1560,7 @@ public struct TenantScopeFields: FieldSet {
         fields: TenantScopeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.scopeBase/identity`.
     public let identity: Field<String>
 
     private init() {
@@ -1527,6 +1605,7 @@ public typealias TermStoreGroup = Model<TermStoreGroupFields>
 /// The properties of a `TermStoreGroup`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sets`.
+/// - Remark: Generated from `microsoft.graph.termStore.group`; inherited `id` from `microsoft.graph.entity`.
 public enum TermStoreGroupFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1576,6 +1655,8 @@ public struct TermStoreGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sets.request()` lists them; `sets("set-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.group/sets`.
     public var sets: CollectionRequestBuilder<TermStoreSetRequestBuilder> {
         .init(client: client, path: path.appending("sets"))
     }
@@ -1638,6 +1719,7 @@ public typealias TermStoreRelation = Model<TermStoreRelationFields>
 /// The properties of a `TermStoreRelation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fromTerm`, `set`, `toTerm`.
+/// - Remark: Generated from `microsoft.graph.termStore.relation`; inherited `id` from `microsoft.graph.entity`.
 public enum TermStoreRelationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1686,9 +1768,12 @@ public struct TermStoreRelationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.termStore.relation/fromTerm`.
     public var fromTerm: TermStoreTermRequestBuilder { .init(client: client, path: path.appending("fromTerm")) }
 
+    /// - Remark: Generated from `microsoft.graph.termStore.relation/set`.
     public var set: TermStoreSetRequestBuilder { .init(client: client, path: path.appending("set")) }
 
+    /// - Remark: Generated from `microsoft.graph.termStore.relation/toTerm`.
     public var toTerm: TermStoreTermRequestBuilder { .init(client: client, path: path.appending("toTerm")) }
 }

@@ -29,6 +29,7 @@ public typealias TermStoreSet = Model<TermStoreSetFields>
 /// The properties of a `TermStoreSet`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `children`, `parentGroup`, `relations`, `terms`.
+/// - Remark: Generated from `microsoft.graph.termStore.set`; inherited `id` from `microsoft.graph.entity`.
 public enum TermStoreSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -87,18 +88,25 @@ public struct TermStoreSetRequestBuilder: ModelRequestBuilder {
     }
 
     /// `children.request()` lists them; `children("term-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.set/children`.
     public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
         .init(client: client, path: path.appending("children"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.termStore.set/parentGroup`.
     public var parentGroup: TermStoreGroupRequestBuilder { .init(client: client, path: path.appending("parentGroup")) }
 
     /// `relations.request()` lists them; `relations("relation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.set/relations`.
     public var relations: CollectionRequestBuilder<TermStoreRelationRequestBuilder> {
         .init(client: client, path: path.appending("relations"))
     }
 
     /// `terms.request()` lists them; `terms("term-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.set/terms`.
     public var terms: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
         .init(client: client, path: path.appending("terms"))
     }
@@ -113,6 +121,7 @@ public typealias TermStoreStore = Model<TermStoreStoreFields>
 /// The properties of a `TermStoreStore`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `groups`, `sets`.
+/// - Remark: Generated from `microsoft.graph.termStore.store`; inherited `id` from `microsoft.graph.entity`.
 public enum TermStoreStoreFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -161,11 +170,15 @@ public struct TermStoreStoreRequestBuilder: ModelRequestBuilder {
     }
 
     /// `groups.request()` lists them; `groups("group-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.store/groups`.
     public var groups: CollectionRequestBuilder<TermStoreGroupRequestBuilder> {
         .init(client: client, path: path.appending("groups"))
     }
 
     /// `sets.request()` lists them; `sets("set-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.store/sets`.
     public var sets: CollectionRequestBuilder<TermStoreSetRequestBuilder> {
         .init(client: client, path: path.appending("sets"))
     }
@@ -180,6 +193,7 @@ public typealias TermStoreTerm = Model<TermStoreTermFields>
 /// The properties of a `TermStoreTerm`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `children`, `relations`, `set`.
+/// - Remark: Generated from `microsoft.graph.termStore.term`; inherited `id` from `microsoft.graph.entity`.
 public enum TermStoreTermFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -255,15 +269,20 @@ public struct TermStoreTermRequestBuilder: ModelRequestBuilder {
     }
 
     /// `children.request()` lists them; `children("term-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.term/children`.
     public var children: CollectionRequestBuilder<TermStoreTermRequestBuilder> {
         .init(client: client, path: path.appending("children"))
     }
 
     /// `relations.request()` lists them; `relations("relation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termStore.term/relations`.
     public var relations: CollectionRequestBuilder<TermStoreRelationRequestBuilder> {
         .init(client: client, path: path.appending("relations"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.termStore.term/set`.
     public var set: TermStoreSetRequestBuilder { .init(client: client, path: path.appending("set")) }
 }
 
@@ -276,6 +295,7 @@ public typealias TermsAndConditions = Model<TermsAndConditionsFields>
 /// The properties of a `TermsAndConditions`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `acceptanceStatuses`, `assignments`.
+/// - Remark: Generated from `microsoft.graph.termsAndConditions`; inherited `id` from `microsoft.graph.entity`.
 public enum TermsAndConditionsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -319,6 +339,8 @@ public typealias TermsAndConditionsAcceptanceStatus = Model<TermsAndConditionsAc
 /// The properties of a `TermsAndConditionsAcceptanceStatus`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `termsAndConditions`.
+/// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TermsAndConditionsAcceptanceStatusFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -365,6 +387,7 @@ public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuil
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.termsAndConditionsAcceptanceStatus/termsAndConditions`.
     public var termsAndConditions: TermsAndConditionsRequestBuilder {
         .init(client: client, path: path.appending("termsAndConditions"))
     }
@@ -377,6 +400,9 @@ public struct TermsAndConditionsAcceptanceStatusRequestBuilder: ModelRequestBuil
 public typealias TermsAndConditionsAssignment = Model<TermsAndConditionsAssignmentFields>
 
 /// The properties of a `TermsAndConditionsAssignment`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.termsAndConditionsAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum TermsAndConditionsAssignmentFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<DeviceAndAppManagementAssignmentTarget>)
 
@@ -433,11 +459,15 @@ public struct TermsAndConditionsRequestBuilder: ModelRequestBuilder {
 
     /// `acceptanceStatuses.request()` lists them; `acceptanceStatuses("termsAndConditionsAcceptanceStatus-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termsAndConditions/acceptanceStatuses`.
     public var acceptanceStatuses: CollectionRequestBuilder<TermsAndConditionsAcceptanceStatusRequestBuilder> {
         .init(client: client, path: path.appending("acceptanceStatuses"))
     }
 
     /// `assignments.request()` lists them; `assignments("termsAndConditionsAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termsAndConditions/assignments`.
     public var assignments: CollectionRequestBuilder<TermsAndConditionsAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
@@ -468,6 +498,7 @@ public typealias TermsOfUseContainer = Model<TermsOfUseContainerFields>
 /// The properties of a `TermsOfUseContainer`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `agreementAcceptances`, `agreements`.
+/// - Remark: Generated from `microsoft.graph.termsOfUseContainer`; inherited `id` from `microsoft.graph.entity`.
 public enum TermsOfUseContainerFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -512,11 +543,15 @@ public struct TermsOfUseContainerRequestBuilder: ModelRequestBuilder {
     }
 
     /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termsOfUseContainer/agreementAcceptances`.
     public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
         .init(client: client, path: path.appending("agreementAcceptances"))
     }
 
     /// `agreements.request()` lists them; `agreements("agreement-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.termsOfUseContainer/agreements`.
     public var agreements: CollectionRequestBuilder<AgreementRequestBuilder> {
         .init(client: client, path: path.appending("agreements"))
     }
@@ -564,6 +599,7 @@ public struct TextContentFields: FieldSet {
         fields: TextContentFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.textContent/data`.
     public let data: Field<String>
 
     private init() {
@@ -578,6 +614,8 @@ public struct TextContentFields: FieldSet {
 public typealias TextWebPart = Model<TextWebPartFields>
 
 /// The properties of a `TextWebPart`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.textWebPart`; inherited `id` from `microsoft.graph.entity`.
 public enum TextWebPartFields: FieldSet {
     public typealias Table = (id: Field<String>, innerHtml: Field<String>)
 
@@ -644,6 +682,7 @@ public typealias ThreatAssessmentRequest = Model<ThreatAssessmentRequestFields>
 /// The properties of a `ThreatAssessmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `results`.
+/// - Remark: Generated from `microsoft.graph.threatAssessmentRequest`; inherited `id` from `microsoft.graph.entity`.
 public enum ThreatAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -703,6 +742,8 @@ public struct ThreatAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.threatAssessmentRequest/results`.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
         .init(client: client, path: path.appending("results"))
     }
@@ -731,6 +772,8 @@ extension ThreatAssessmentRequestSource {
 public typealias ThreatAssessmentResult = Model<ThreatAssessmentResultFields>
 
 /// The properties of a `ThreatAssessmentResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.threatAssessmentResult`; inherited `id` from `microsoft.graph.entity`.
 public enum ThreatAssessmentResultFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -881,6 +924,8 @@ public struct ThumbnailColumnFields: FieldSet {
 public typealias ThumbnailSet = Model<ThumbnailSetFields>
 
 /// The properties of a `ThumbnailSet`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.thumbnailSet`; inherited `id` from `microsoft.graph.entity`.
 public enum ThumbnailSetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -945,6 +990,8 @@ public typealias TimeCard = Model<TimeCardFields>
 /// The properties of a `TimeCard`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.timeCard`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum TimeCardFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1164,6 +1211,8 @@ public typealias TimeClockSettings = Model<TimeClockSettingsFields>
 /// The properties of a `TimeClockSettings`, inherited ones included.
 public struct TimeClockSettingsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.timeClockSettings", fields: TimeClockSettingsFields())
+
+    /// - Remark: Generated from `microsoft.graph.timeClockSettings/approvedLocation`.
     public let approvedLocation: Field<GeoCoordinates>
 
     private init() {
@@ -1196,6 +1245,8 @@ public typealias TimeOff = Model<TimeOffFields>
 /// The properties of a `TimeOff`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.timeOff`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum TimeOffFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1249,6 +1300,9 @@ public enum TimeOffDetailsFields: FieldSet {
 public typealias TimeOffItem = Model<TimeOffItemFields>
 
 /// The properties of a `TimeOffItem`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.timeOffItem`; inherited `endDateTime`, `startDateTime`, `theme` from
+///   `microsoft.graph.scheduleEntity`.
 public enum TimeOffItemFields: FieldSet {
     public typealias Table = (
         endDateTime: Field<Date>,
@@ -1278,6 +1332,8 @@ public typealias TimeOffReason = Model<TimeOffReasonFields>
 /// The properties of a `TimeOffReason`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.timeOffReason`; inherited `id` from `microsoft.graph.entity`; `createdBy`,
+///   `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from `microsoft.graph.changeTrackedEntity`.
 public enum TimeOffReasonFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1424,6 +1480,11 @@ public typealias TimeOffRequest = Model<TimeOffRequestFields>
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`, `managerActionDateTime`, `managerUserId`,
 ///   `senderDateTime`, `senderUserId`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.timeOffRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`; `assignedTo`, `managerActionDateTime`, `managerActionMessage`,
+///   `managerUserId`, `senderDateTime`, `senderMessage`, `senderUserId`, `state` from
+///   `microsoft.graph.scheduleChangeRequest`.
 public enum TimeOffRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

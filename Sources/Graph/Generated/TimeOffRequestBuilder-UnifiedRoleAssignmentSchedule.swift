@@ -138,6 +138,7 @@ public struct TimeZoneBaseFields: FieldSet {
         fields: TimeZoneBaseFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.timeZoneBase/name`.
     public let name: Field<String>
 
     private init() {
@@ -258,6 +259,7 @@ public typealias Todo = Model<TodoFields>
 /// The properties of a `Todo`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `lists`.
+/// - Remark: Generated from `microsoft.graph.todo`; inherited `id` from `microsoft.graph.entity`.
 public enum TodoFields: FieldSet {
     public typealias Table = (id: Field<String>, lists: Field<[TodoTaskList]>)
 
@@ -291,6 +293,8 @@ public struct TodoRequestBuilder: ModelRequestBuilder {
     }
 
     /// `lists.request()` lists them; `lists("todoTaskList-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todo/lists`.
     public var lists: CollectionRequestBuilder<TodoTaskListRequestBuilder> {
         .init(client: client, path: path.appending("lists"))
     }
@@ -306,6 +310,7 @@ public typealias TodoTask = Model<TodoTaskFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attachments`, `attachmentSessions`, `checklistItems`,
 ///   `extensions`, `linkedResources`.
+/// - Remark: Generated from `microsoft.graph.todoTask`; inherited `id` from `microsoft.graph.entity`.
 public enum TodoTaskFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -369,6 +374,7 @@ public typealias TodoTaskList = Model<TodoTaskListFields>
 /// The properties of a `TodoTaskList`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `extensions`, `tasks`.
+/// - Remark: Generated from `microsoft.graph.todoTaskList`; inherited `id` from `microsoft.graph.entity`.
 public enum TodoTaskListFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -422,11 +428,15 @@ public struct TodoTaskListRequestBuilder: ModelRequestBuilder {
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTaskList/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `tasks.request()` lists them; `tasks("todoTask-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTaskList/tasks`.
     public var tasks: CollectionRequestBuilder<TodoTaskRequestBuilder> {
         .init(client: client, path: path.appending("tasks"))
     }
@@ -473,6 +483,8 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `attachments.request()` lists them; `attachments("attachmentBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTask/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentBaseRequestBuilder> {
         .init(client: client, path: path.appending("attachments", itemsRefusing: [.patch, .put]))
     }
@@ -481,21 +493,29 @@ public struct TodoTaskRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `attachmentSessions.request()` lists them; `attachmentSessions("attachmentSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTask/attachmentSessions`.
     public var attachmentSessions: CollectionRequestBuilder<AttachmentSessionRequestBuilder> {
         .init(client: client, path: path.appending("attachmentSessions", refusing: [.post]))
     }
 
     /// `checklistItems.request()` lists them; `checklistItems("checklistItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTask/checklistItems`.
     public var checklistItems: CollectionRequestBuilder<ChecklistItemRequestBuilder> {
         .init(client: client, path: path.appending("checklistItems"))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTask/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
 
     /// `linkedResources.request()` lists them; `linkedResources("linkedResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.todoTask/linkedResources`.
     public var linkedResources: CollectionRequestBuilder<LinkedResourceRequestBuilder> {
         .init(client: client, path: path.appending("linkedResources"))
     }
@@ -518,6 +538,9 @@ public typealias TokenIssuancePolicy = Model<TokenIssuancePolicyFields>
 /// The properties of a `TokenIssuancePolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`; `definition`, `isOrganizationDefault`, `appliesTo` from `microsoft.graph.stsPolicy`.
 public enum TokenIssuancePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -583,6 +606,8 @@ public struct TokenIssuancePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tokenIssuancePolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -712,6 +737,9 @@ public typealias TokenLifetimePolicy = Model<TokenLifetimePolicyFields>
 /// The properties of a `TokenLifetimePolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appliesTo`.
+/// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy`; inherited `id` from `microsoft.graph.entity`;
+///   `deletedDateTime` from `microsoft.graph.directoryObject`; `description`, `displayName` from
+///   `microsoft.graph.policyBase`; `definition`, `isOrganizationDefault`, `appliesTo` from `microsoft.graph.stsPolicy`.
 public enum TokenLifetimePolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -777,6 +805,8 @@ public struct TokenLifetimePolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `appliesTo.request()` lists them; `appliesTo("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.tokenLifetimePolicy/appliesTo`.
     public var appliesTo: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("appliesTo"))
     }
@@ -882,6 +912,7 @@ public struct TokenMeetingInfoFields: FieldSet {
         fields: TokenMeetingInfoFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.tokenMeetingInfo/token`.
     public let token: Field<String>
 
     private init() {
@@ -976,6 +1007,7 @@ public typealias Training = Model<TrainingFields>
 /// The properties of a `Training`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `languageDetails`.
+/// - Remark: Generated from `microsoft.graph.training`; inherited `id` from `microsoft.graph.entity`.
 public enum TrainingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1129,6 +1161,8 @@ public enum TrainingEventsContentFields: FieldSet {
 public typealias TrainingLanguageDetail = Model<TrainingLanguageDetailFields>
 
 /// The properties of a `TrainingLanguageDetail`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.trainingLanguageDetail`; inherited `id` from `microsoft.graph.entity`.
 public enum TrainingLanguageDetailFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1187,6 +1221,9 @@ public struct TrainingLanguageDetailRequestBuilder: ModelRequestBuilder {
 public typealias TrainingNotificationSetting = Model<TrainingNotificationSettingFields>
 
 /// The properties of a `TrainingNotificationSetting`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.trainingNotificationSetting`; inherited `notificationPreference`,
+///   `positiveReinforcement`, `settingType` from `microsoft.graph.endUserNotificationSetting`.
 public enum TrainingNotificationSettingFields: FieldSet {
     public typealias Table = (
         notificationPreference: Field<EndUserNotificationPreference>,
@@ -1218,6 +1255,8 @@ public typealias TrainingReminderNotification = Model<TrainingReminderNotificati
 /// The properties of a `TrainingReminderNotification`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `endUserNotification`.
+/// - Remark: Generated from `microsoft.graph.trainingReminderNotification`; inherited `defaultLanguage`,
+///   `endUserNotification` from `microsoft.graph.baseEndUserNotification`.
 public enum TrainingReminderNotificationFields: FieldSet {
     public typealias Table = (
         defaultLanguage: Field<String>,
@@ -1259,6 +1298,8 @@ public struct TrainingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `languageDetails.request()` lists them; `languageDetails("trainingLanguageDetail-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.training/languageDetails`.
     public var languageDetails: CollectionRequestBuilder<TrainingLanguageDetailRequestBuilder> {
         .init(client: client, path: path.appending("languageDetails"))
     }
@@ -1286,6 +1327,7 @@ public struct TrainingSettingFields: FieldSet {
         fields: TrainingSettingFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.trainingSetting/settingType`.
     public let settingType: Field<TrainingSettingType>
 
     private init() {
@@ -1374,6 +1416,7 @@ public typealias Trending = Model<TrendingFields>
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `resource`.
+/// - Remark: Generated from `microsoft.graph.trending`; inherited `id` from `microsoft.graph.entity`.
 public enum TrendingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1420,6 +1463,7 @@ public struct TrendingRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.trending/resource`.
     public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -1437,6 +1481,7 @@ public struct UnavailablePlaceModeFields: FieldSet {
         fields: UnavailablePlaceModeFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.unavailablePlaceMode/reason`.
     public let reason: Field<String>
 
     private init() {
@@ -1481,6 +1526,8 @@ public enum UnifiedApprovalStageFields: FieldSet {
 public typealias UnifiedRbacResourceAction = Model<UnifiedRbacResourceActionFields>
 
 /// The properties of a `UnifiedRbacResourceAction`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceAction`; inherited `id` from `microsoft.graph.entity`.
 public enum UnifiedRbacResourceActionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1535,6 +1582,8 @@ public typealias UnifiedRbacResourceNamespace = Model<UnifiedRbacResourceNamespa
 /// The properties of a `UnifiedRbacResourceNamespace`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `resourceActions`.
+/// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UnifiedRbacResourceNamespaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1572,6 +1621,8 @@ public struct UnifiedRbacResourceNamespaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `resourceActions.request()` lists them; `resourceActions("unifiedRbacResourceAction-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.unifiedRbacResourceNamespace/resourceActions`.
     public var resourceActions: CollectionRequestBuilder<UnifiedRbacResourceActionRequestBuilder> {
         .init(client: client, path: path.appending("resourceActions"))
     }
@@ -1586,6 +1637,8 @@ public typealias UnifiedRole = Model<UnifiedRoleFields>
 /// The properties of a `UnifiedRole`, inherited ones included.
 public struct UnifiedRoleFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.unifiedRole", fields: UnifiedRoleFields())
+
+    /// - Remark: Generated from `microsoft.graph.unifiedRole/roleDefinitionId`.
     public let roleDefinitionId: Field<String>
 
     private init() {
@@ -1603,6 +1656,7 @@ public typealias UnifiedRoleAssignment = Model<UnifiedRoleAssignmentFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment`; inherited `id` from `microsoft.graph.entity`.
 public enum UnifiedRoleAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1664,14 +1718,18 @@ public struct UnifiedRoleAssignmentRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignment/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -1687,6 +1745,10 @@ public typealias UnifiedRoleAssignmentSchedule = Model<UnifiedRoleAssignmentSche
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `activatedUsing`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule`; inherited `id` from
+///   `microsoft.graph.entity`; `appScopeId`, `createdDateTime`, `createdUsing`, `directoryScopeId`, `modifiedDateTime`,
+///   `principalId`, `roleDefinitionId`, `status`, `appScope`, `directoryScope`, `principal`, `roleDefinition` from
+///   `microsoft.graph.unifiedRoleScheduleBase`.
 public enum UnifiedRoleAssignmentScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

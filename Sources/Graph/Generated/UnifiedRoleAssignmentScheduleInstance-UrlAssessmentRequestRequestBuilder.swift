@@ -15,6 +15,9 @@ public typealias UnifiedRoleAssignmentScheduleInstance = Model<UnifiedRoleAssign
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `activatedUsing`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance`; inherited `id` from
+///   `microsoft.graph.entity`; `appScopeId`, `directoryScopeId`, `principalId`, `roleDefinitionId`, `appScope`,
+///   `directoryScope`, `principal`, `roleDefinition` from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
 public enum UnifiedRoleAssignmentScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -95,18 +98,23 @@ public struct UnifiedRoleAssignmentScheduleInstanceRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleInstance/activatedUsing`.
     public var activatedUsing: UnifiedRoleEligibilityScheduleInstanceRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
@@ -136,6 +144,9 @@ public typealias UnifiedRoleAssignmentScheduleRequest = Model<UnifiedRoleAssignm
 ///
 /// - Present when the request expanded them (`expand(_:)`): `activatedUsing`, `appScope`, `directoryScope`,
 ///   `principal`, `roleDefinition`, `targetSchedule`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`,
+///   `status` from `microsoft.graph.request`.
 public enum UnifiedRoleAssignmentScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -230,18 +241,23 @@ public struct UnifiedRoleAssignmentScheduleRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentSchedule/activatedUsing`.
     public var activatedUsing: UnifiedRoleEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
@@ -298,22 +314,28 @@ public struct UnifiedRoleAssignmentScheduleRequestRequestBuilder: ModelRequestBu
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/activatedUsing`.
     public var activatedUsing: UnifiedRoleEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("activatedUsing"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleAssignmentScheduleRequest/targetSchedule`.
     public var targetSchedule: UnifiedRoleAssignmentScheduleRequestBuilder {
         .init(client: client, path: path.appending("targetSchedule"))
     }
@@ -347,6 +369,7 @@ public typealias UnifiedRoleDefinition = Model<UnifiedRoleDefinitionFields>
 /// The properties of a `UnifiedRoleDefinition`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `inheritsPermissionsFrom`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition`; inherited `id` from `microsoft.graph.entity`.
 public enum UnifiedRoleDefinitionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -403,6 +426,8 @@ public struct UnifiedRoleDefinitionRequestBuilder: ModelRequestBuilder {
 
     /// `inheritsPermissionsFrom.request()` lists them; `inheritsPermissionsFrom("unifiedRoleDefinition-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleDefinition/inheritsPermissionsFrom`.
     public var inheritsPermissionsFrom: CollectionRequestBuilder<UnifiedRoleDefinitionRequestBuilder> {
         .init(client: client, path: path.appending("inheritsPermissionsFrom"))
     }
@@ -418,6 +443,10 @@ public typealias UnifiedRoleEligibilitySchedule = Model<UnifiedRoleEligibilitySc
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule`; inherited `id` from
+///   `microsoft.graph.entity`; `appScopeId`, `createdDateTime`, `createdUsing`, `directoryScopeId`, `modifiedDateTime`,
+///   `principalId`, `roleDefinitionId`, `status`, `appScope`, `directoryScope`, `principal`, `roleDefinition` from
+///   `microsoft.graph.unifiedRoleScheduleBase`.
 public enum UnifiedRoleEligibilityScheduleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -471,6 +500,9 @@ public typealias UnifiedRoleEligibilityScheduleInstance = Model<UnifiedRoleEligi
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance`; inherited `id` from
+///   `microsoft.graph.entity`; `appScopeId`, `directoryScopeId`, `principalId`, `roleDefinitionId`, `appScope`,
+///   `directoryScope`, `principal`, `roleDefinition` from `microsoft.graph.unifiedRoleScheduleInstanceBase`.
 public enum UnifiedRoleEligibilityScheduleInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -544,14 +576,18 @@ public struct UnifiedRoleEligibilityScheduleInstanceRequestBuilder: ModelRequest
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleInstance/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -581,6 +617,9 @@ public typealias UnifiedRoleEligibilityScheduleRequest = Model<UnifiedRoleEligib
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`, `targetSchedule`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest`; inherited `id` from
+///   `microsoft.graph.entity`; `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`,
+///   `status` from `microsoft.graph.request`.
 public enum UnifiedRoleEligibilityScheduleRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -672,14 +711,18 @@ public struct UnifiedRoleEligibilityScheduleRequestBuilder: ModelRequestBuilder 
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilitySchedule/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -735,18 +778,23 @@ public struct UnifiedRoleEligibilityScheduleRequestRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleEligibilityScheduleRequest/targetSchedule`.
     public var targetSchedule: UnifiedRoleEligibilityScheduleRequestBuilder {
         .init(client: client, path: path.appending("targetSchedule"))
     }
@@ -780,6 +828,8 @@ public typealias UnifiedRoleManagementPolicy = Model<UnifiedRoleManagementPolicy
 /// The properties of a `UnifiedRoleManagementPolicy`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `effectiveRules`, `rules`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UnifiedRoleManagementPolicyFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -820,6 +870,9 @@ public enum UnifiedRoleManagementPolicyFields: FieldSet {
 public typealias UnifiedRoleManagementPolicyApprovalRule = Model<UnifiedRoleManagementPolicyApprovalRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyApprovalRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyApprovalRule`; inherited `id` from
+///   `microsoft.graph.entity`; `target` from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public enum UnifiedRoleManagementPolicyApprovalRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -866,6 +919,8 @@ public typealias UnifiedRoleManagementPolicyAssignment = Model<UnifiedRoleManage
 /// The properties of a `UnifiedRoleManagementPolicyAssignment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `policy`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UnifiedRoleManagementPolicyAssignmentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -912,6 +967,7 @@ public struct UnifiedRoleManagementPolicyAssignmentRequestBuilder: ModelRequestB
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAssignment/policy`.
     public var policy: UnifiedRoleManagementPolicyRequestBuilder {
         .init(client: client, path: path.appending("policy"))
     }
@@ -927,6 +983,9 @@ public typealias UnifiedRoleManagementPolicyAuthenticationContextRule =
     Model<UnifiedRoleManagementPolicyAuthenticationContextRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyAuthenticationContextRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyAuthenticationContextRule`; inherited `id` from
+///   `microsoft.graph.entity`; `target` from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public enum UnifiedRoleManagementPolicyAuthenticationContextRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -977,6 +1036,9 @@ public struct UnifiedRoleManagementPolicyAuthenticationContextRuleRequestBuilder
 public typealias UnifiedRoleManagementPolicyEnablementRule = Model<UnifiedRoleManagementPolicyEnablementRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyEnablementRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyEnablementRule`; inherited `id` from
+///   `microsoft.graph.entity`; `target` from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public enum UnifiedRoleManagementPolicyEnablementRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1021,6 +1083,9 @@ public struct UnifiedRoleManagementPolicyEnablementRuleRequestBuilder: ModelRequ
 public typealias UnifiedRoleManagementPolicyExpirationRule = Model<UnifiedRoleManagementPolicyExpirationRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyExpirationRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyExpirationRule`; inherited `id` from
+///   `microsoft.graph.entity`; `target` from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public enum UnifiedRoleManagementPolicyExpirationRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1072,6 +1137,9 @@ public struct UnifiedRoleManagementPolicyExpirationRuleRequestBuilder: ModelRequ
 public typealias UnifiedRoleManagementPolicyNotificationRule = Model<UnifiedRoleManagementPolicyNotificationRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyNotificationRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyNotificationRule`; inherited `id` from
+///   `microsoft.graph.entity`; `target` from `microsoft.graph.unifiedRoleManagementPolicyRule`.
 public enum UnifiedRoleManagementPolicyNotificationRuleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1146,11 +1214,15 @@ public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
     }
 
     /// `effectiveRules.request()` lists them; `effectiveRules("unifiedRoleManagementPolicyRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy/effectiveRules`.
     public var effectiveRules: CollectionRequestBuilder<UnifiedRoleManagementPolicyRuleRequestBuilder> {
         .init(client: client, path: path.appending("effectiveRules"))
     }
 
     /// `rules.request()` lists them; `rules("unifiedRoleManagementPolicyRule-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicy/rules`.
     public var rules: CollectionRequestBuilder<UnifiedRoleManagementPolicyRuleRequestBuilder> {
         .init(client: client, path: path.appending("rules"))
     }
@@ -1165,6 +1237,9 @@ public struct UnifiedRoleManagementPolicyRequestBuilder: ModelRequestBuilder {
 public typealias UnifiedRoleManagementPolicyRule = Model<UnifiedRoleManagementPolicyRuleFields>
 
 /// The properties of a `UnifiedRoleManagementPolicyRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unifiedRoleManagementPolicyRule`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UnifiedRoleManagementPolicyRuleFields: FieldSet {
     public typealias Table = (id: Field<String>, target: Field<UnifiedRoleManagementPolicyRuleTarget>)
 
@@ -1308,6 +1383,7 @@ public typealias UnifiedRoleScheduleBase = Model<UnifiedRoleScheduleBaseFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase`; inherited `id` from `microsoft.graph.entity`.
 public enum UnifiedRoleScheduleBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1374,14 +1450,18 @@ public struct UnifiedRoleScheduleBaseRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleBase/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -1397,6 +1477,8 @@ public typealias UnifiedRoleScheduleInstanceBase = Model<UnifiedRoleScheduleInst
 ///
 /// - Present when the request expanded them (`expand(_:)`): `appScope`, `directoryScope`, `principal`,
 ///   `roleDefinition`.
+/// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UnifiedRoleScheduleInstanceBaseFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1455,14 +1537,18 @@ public struct UnifiedRoleScheduleInstanceBaseRequestBuilder: ModelRequestBuilder
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase/appScope`.
     public var appScope: AppScopeRequestBuilder { .init(client: client, path: path.appending("appScope")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase/directoryScope`.
     public var directoryScope: DirectoryObjectRequestBuilder {
         .init(client: client, path: path.appending("directoryScope"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase/principal`.
     public var principal: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("principal")) }
 
+    /// - Remark: Generated from `microsoft.graph.unifiedRoleScheduleInstanceBase/roleDefinition`.
     public var roleDefinition: UnifiedRoleDefinitionRequestBuilder {
         .init(client: client, path: path.appending("roleDefinition"))
     }
@@ -1518,6 +1604,7 @@ public typealias UnifiedStorageQuota = Model<UnifiedStorageQuotaFields>
 /// The properties of a `UnifiedStorageQuota`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `services`.
+/// - Remark: Generated from `microsoft.graph.unifiedStorageQuota`; inherited `id` from `microsoft.graph.entity`.
 public enum UnifiedStorageQuotaFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1569,6 +1656,8 @@ public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
     }
 
     /// `services.request()` lists them; `services("serviceStorageQuotaBreakdown-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.unifiedStorageQuota/services`.
     public var services: CollectionRequestBuilder<ServiceStorageQuotaBreakdownRequestBuilder> {
         .init(client: client, path: path.appending("services"))
     }
@@ -1581,6 +1670,9 @@ public struct UnifiedStorageQuotaRequestBuilder: ModelRequestBuilder {
 public typealias UnitMap = Model<UnitMapFields>
 
 /// The properties of a `UnitMap`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unitMap`; inherited `id` from `microsoft.graph.entity`; `properties` from
+///   `microsoft.graph.baseMapFeature`.
 public enum UnitMapFields: FieldSet {
     public typealias Table = (id: Field<String>, properties: Field<String>, placeId: Field<String>)
 
@@ -1615,6 +1707,9 @@ public struct UnitMapRequestBuilder: ModelRequestBuilder {
 public typealias UnmuteParticipantOperation = Model<UnmuteParticipantOperationFields>
 
 /// The properties of a `UnmuteParticipantOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.unmuteParticipantOperation`; inherited `id` from `microsoft.graph.entity`;
+///   `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum UnmuteParticipantOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1687,6 +1782,9 @@ public enum UpdateAllowedCombinationsResultFields: FieldSet {
 public typealias UpdateRecordingStatusOperation = Model<UpdateRecordingStatusOperationFields>
 
 /// The properties of a `UpdateRecordingStatusOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.updateRecordingStatusOperation`; inherited `id` from
+///   `microsoft.graph.entity`; `clientContext`, `resultInfo`, `status` from `microsoft.graph.commsOperation`.
 public enum UpdateRecordingStatusOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1820,6 +1918,9 @@ public typealias UrlAssessmentRequest = Model<UrlAssessmentRequestFields>
 /// The properties of a `UrlAssessmentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `results`.
+/// - Remark: Generated from `microsoft.graph.urlAssessmentRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `category`, `contentType`, `createdBy`, `createdDateTime`, `expectedAssessment`, `requestSource`, `status`,
+///   `results` from `microsoft.graph.threatAssessmentRequest`.
 public enum UrlAssessmentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1875,6 +1976,8 @@ public struct UrlAssessmentRequestRequestBuilder: ModelRequestBuilder {
     }
 
     /// `results.request()` lists them; `results("threatAssessmentResult-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.urlAssessmentRequest/results`.
     public var results: CollectionRequestBuilder<ThreatAssessmentResultRequestBuilder> {
         .init(client: client, path: path.appending("results"))
     }

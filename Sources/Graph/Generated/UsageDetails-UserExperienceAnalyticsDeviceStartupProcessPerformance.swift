@@ -115,6 +115,8 @@ extension UsageRights {
 public typealias UsageRightsIncluded = Model<UsageRightsIncludedFields>
 
 /// The properties of a `UsageRightsIncluded`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.usageRightsIncluded`; inherited `id` from `microsoft.graph.entity`.
 public enum UsageRightsIncludedFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -164,6 +166,7 @@ public typealias UsedInsight = Model<UsedInsightFields>
 ///
 /// - `resourceReference`, `resourceVisualization`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `resource`.
+/// - Remark: Generated from `microsoft.graph.usedInsight`; inherited `id` from `microsoft.graph.entity`.
 public enum UsedInsightFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -208,6 +211,7 @@ public struct UsedInsightRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.usedInsight/resource`.
     public var resource: EntityRequestBuilder { .init(client: client, path: path.appending("resource")) }
 }
 
@@ -228,6 +232,8 @@ public typealias User = Model<UserFields>
 ///   `oauth2PermissionGrants`, `onenote`, `onlineMeetings`, `onPremisesSyncBehavior`, `outlook`, `ownedDevices`,
 ///   `ownedObjects`, `people`, `permissionGrants`, `photo`, `photos`, `planner`, `presence`, `registeredDevices`,
 ///   `scopedRoleMemberOf`, `settings`, `solutions`, `sponsorOf`, `sponsors`, `teamwork`, `todo`, `transitiveMemberOf`.
+/// - Remark: Generated from `microsoft.graph.user`; inherited `id` from `microsoft.graph.entity`; `deletedDateTime`
+///   from `microsoft.graph.directoryObject`.
 public enum UserFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -565,6 +571,7 @@ public struct UserActionContextFields: FieldSet {
         fields: UserActionContextFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.userActionContext/userAction`.
     public let userAction: Field<UserAction>
 
     private init() {
@@ -581,6 +588,7 @@ public typealias UserActivity = Model<UserActivityFields>
 /// The properties of a `UserActivity`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `historyItems`.
+/// - Remark: Generated from `microsoft.graph.userActivity`; inherited `id` from `microsoft.graph.entity`.
 public enum UserActivityFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -647,6 +655,8 @@ public struct UserActivityRequestBuilder: ModelRequestBuilder {
     }
 
     /// `historyItems.request()` lists them; `historyItems("activityHistoryItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userActivity/historyItems`.
     public var historyItems: CollectionRequestBuilder<ActivityHistoryItemRequestBuilder> {
         .init(client: client, path: path.appending("historyItems"))
     }
@@ -766,6 +776,9 @@ public typealias UserConsentRequest = Model<UserConsentRequestFields>
 /// The properties of a `UserConsentRequest`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `approval`.
+/// - Remark: Generated from `microsoft.graph.userConsentRequest`; inherited `id` from `microsoft.graph.entity`;
+///   `approvalId`, `completedDateTime`, `createdBy`, `createdDateTime`, `customData`, `status` from
+///   `microsoft.graph.request`.
 public enum UserConsentRequestFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -826,6 +839,7 @@ public struct UserConsentRequestRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.userConsentRequest/approval`.
     public var approval: ApprovalRequestBuilder { .init(client: client, path: path.appending("approval")) }
 }
 
@@ -851,6 +865,8 @@ public typealias UserDataSecurityAndGovernance = Model<UserDataSecurityAndGovern
 /// The properties of a `UserDataSecurityAndGovernance`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sensitivityLabels`, `activities`, `protectionScopes`.
+/// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance`; inherited `id` from
+///   `microsoft.graph.entity`; `sensitivityLabels` from `microsoft.graph.dataSecurityAndGovernance`.
 public enum UserDataSecurityAndGovernanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -899,14 +915,18 @@ public struct UserDataSecurityAndGovernanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sensitivityLabels.request()` lists them; `sensitivityLabels("sensitivityLabel-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance/sensitivityLabels`.
     public var sensitivityLabels: CollectionRequestBuilder<SensitivityLabelRequestBuilder> {
         .init(client: client, path: path.appending("sensitivityLabels"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance/activities`.
     public var activities: ActivitiesContainerRequestBuilder {
         .init(client: client, path: path.appending("activities"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userDataSecurityAndGovernance/protectionScopes`.
     public var protectionScopes: UserProtectionScopeContainerRequestBuilder {
         .init(client: client, path: path.appending("protectionScopes"))
     }
@@ -966,6 +986,9 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetai
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetails`;
+///   inherited `id` from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1029,6 +1052,9 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDevic
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceId`;
+///   inherited `id` from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthAppPerformanceByAppVersionDeviceIdFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1092,6 +1118,9 @@ public typealias UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion =
     Model<UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthAppPerformanceByOSVersion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthAppPerformanceByOSVersion`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthAppPerformanceByOSVersionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1157,6 +1186,9 @@ public typealias UserExperienceAnalyticsAppHealthApplicationPerformance =
     Model<UserExperienceAnalyticsAppHealthApplicationPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthApplicationPerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthApplicationPerformance`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthApplicationPerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1221,6 +1253,9 @@ public typealias UserExperienceAnalyticsAppHealthDeviceModelPerformance =
     Model<UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDeviceModelPerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDeviceModelPerformance`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthDeviceModelPerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1279,6 +1314,9 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformance =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformance`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthDevicePerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1325,6 +1363,9 @@ public typealias UserExperienceAnalyticsAppHealthDevicePerformanceDetails =
     Model<UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthDevicePerformanceDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthDevicePerformanceDetails`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthDevicePerformanceDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1408,6 +1449,9 @@ public typealias UserExperienceAnalyticsAppHealthOSVersionPerformance =
     Model<UserExperienceAnalyticsAppHealthOSVersionPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsAppHealthOSVersionPerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsAppHealthOSVersionPerformance`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsAppHealthOSVersionPerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1492,6 +1536,8 @@ public typealias UserExperienceAnalyticsBaseline = Model<UserExperienceAnalytics
 /// - Present when the request expanded them (`expand(_:)`): `appHealthMetrics`, `batteryHealthMetrics`,
 ///   `bestPracticesMetrics`, `deviceBootPerformanceMetrics`, `rebootAnalyticsMetrics`, `resourcePerformanceMetrics`,
 ///   `workFromAnywhereMetrics`.
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsBaselineFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1564,30 +1610,37 @@ public struct UserExperienceAnalyticsBaselineRequestBuilder: ModelRequestBuilder
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/appHealthMetrics`.
     public var appHealthMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("appHealthMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/batteryHealthMetrics`.
     public var batteryHealthMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("batteryHealthMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/bestPracticesMetrics`.
     public var bestPracticesMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("bestPracticesMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/deviceBootPerformanceMetrics`.
     public var deviceBootPerformanceMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("deviceBootPerformanceMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/rebootAnalyticsMetrics`.
     public var rebootAnalyticsMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("rebootAnalyticsMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/resourcePerformanceMetrics`.
     public var resourcePerformanceMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("resourcePerformanceMetrics"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsBaseline/workFromAnywhereMetrics`.
     public var workFromAnywhereMetrics: UserExperienceAnalyticsCategoryRequestBuilder {
         .init(client: client, path: path.appending("workFromAnywhereMetrics"))
     }
@@ -1602,6 +1655,8 @@ public typealias UserExperienceAnalyticsCategory = Model<UserExperienceAnalytics
 /// The properties of a `UserExperienceAnalyticsCategory`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `metricValues`.
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsCategoryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1639,6 +1694,8 @@ public struct UserExperienceAnalyticsCategoryRequestBuilder: ModelRequestBuilder
     }
 
     /// `metricValues.request()` lists them; `metricValues("userExperienceAnalyticsMetric-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsCategory/metricValues`.
     public var metricValues: CollectionRequestBuilder<UserExperienceAnalyticsMetricRequestBuilder> {
         .init(client: client, path: path.appending("metricValues"))
     }
@@ -1660,6 +1717,8 @@ public struct UserExperienceAnalyticsCloudIdentityDevicesSummaryFields: FieldSet
         fields: UserExperienceAnalyticsCloudIdentityDevicesSummaryFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.userExperienceAnalyticsCloudIdentityDevicesSummary/deviceWithoutCloudIdentityCount`.
     public let deviceWithoutCloudIdentityCount: Field<Int32>
 
     private init() {
@@ -1702,6 +1761,9 @@ public enum UserExperienceAnalyticsCloudManagementDevicesSummaryFields: FieldSet
 public typealias UserExperienceAnalyticsDevicePerformance = Model<UserExperienceAnalyticsDevicePerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsDevicePerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDevicePerformance`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsDevicePerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1810,6 +1872,9 @@ extension CollectionRequestBuilder where ItemBuilder == UserExperienceAnalyticsD
 public typealias UserExperienceAnalyticsDeviceScores = Model<UserExperienceAnalyticsDeviceScoresFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceScores`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceScores`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsDeviceScoresFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1873,6 +1938,9 @@ public struct UserExperienceAnalyticsDeviceScoresRequestBuilder: ModelRequestBui
 public typealias UserExperienceAnalyticsDeviceStartupHistory = Model<UserExperienceAnalyticsDeviceStartupHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupHistory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupHistory`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsDeviceStartupHistoryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1950,6 +2018,9 @@ public struct UserExperienceAnalyticsDeviceStartupHistoryRequestBuilder: ModelRe
 public typealias UserExperienceAnalyticsDeviceStartupProcess = Model<UserExperienceAnalyticsDeviceStartupProcessFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcess`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcess`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsDeviceStartupProcessFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1984,6 +2055,9 @@ public typealias UserExperienceAnalyticsDeviceStartupProcessPerformance =
     Model<UserExperienceAnalyticsDeviceStartupProcessPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsDeviceStartupProcessPerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsDeviceStartupProcessPerformance`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsDeviceStartupProcessPerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -147,6 +147,9 @@ public struct UserExperienceAnalyticsInsightValueFields: FieldSet {
 public typealias UserExperienceAnalyticsMetric = Model<UserExperienceAnalyticsMetricFields>
 
 /// The properties of a `UserExperienceAnalyticsMetric`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetric`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsMetricFields: FieldSet {
     public typealias Table = (id: Field<String>, unit: Field<String>, value: Field<Double>)
 
@@ -165,6 +168,9 @@ public enum UserExperienceAnalyticsMetricFields: FieldSet {
 public typealias UserExperienceAnalyticsMetricHistory = Model<UserExperienceAnalyticsMetricHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsMetricHistory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsMetricHistory`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsMetricHistoryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -233,6 +239,9 @@ public struct UserExperienceAnalyticsMetricRequestBuilder: ModelRequestBuilder {
 public typealias UserExperienceAnalyticsModelScores = Model<UserExperienceAnalyticsModelScoresFields>
 
 /// The properties of a `UserExperienceAnalyticsModelScores`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsModelScores`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsModelScoresFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -337,6 +346,9 @@ extension UserExperienceAnalyticsOperatingSystemRestartCategory {
 public typealias UserExperienceAnalyticsOverview = Model<UserExperienceAnalyticsOverviewFields>
 
 /// The properties of a `UserExperienceAnalyticsOverview`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsOverview`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsOverviewFields: FieldSet {
     public typealias Table = (id: Field<String>, insights: Field<[UserExperienceAnalyticsInsight]>)
 
@@ -373,6 +385,9 @@ public struct UserExperienceAnalyticsOverviewRequestBuilder: ModelRequestBuilder
 public typealias UserExperienceAnalyticsScoreHistory = Model<UserExperienceAnalyticsScoreHistoryFields>
 
 /// The properties of a `UserExperienceAnalyticsScoreHistory`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsScoreHistory`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsScoreHistoryFields: FieldSet {
     public typealias Table = (id: Field<String>, startupDateTime: Field<Date>)
 
@@ -418,6 +433,8 @@ public struct UserExperienceAnalyticsSettingsFields: FieldSet {
         fields: UserExperienceAnalyticsSettingsFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.userExperienceAnalyticsSettings/configurationManagerDataConnectorConfigured`.
     public let configurationManagerDataConnectorConfigured: Field<Bool>
 
     private init() {
@@ -473,6 +490,8 @@ public struct UserExperienceAnalyticsWindows10DevicesSummaryFields: FieldSet {
         fields: UserExperienceAnalyticsWindows10DevicesSummaryFields()
     )
 
+    /// - Remark: Generated from
+    ///   `microsoft.graph.userExperienceAnalyticsWindows10DevicesSummary/unsupportedOSversionDeviceCount`.
     public let unsupportedOSversionDeviceCount: Field<Int32>
 
     private init() {
@@ -490,6 +509,9 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereDevice =
     Model<UserExperienceAnalyticsWorkFromAnywhereDeviceFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereDevice`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereDevice`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsWorkFromAnywhereDeviceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -653,6 +675,9 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric 
     Model<UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetric`; inherited
+///   `id` from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsWorkFromAnywhereHardwareReadinessMetricFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -724,6 +749,8 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereMetric =
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereMetric`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `metricDevices`.
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsWorkFromAnywhereMetricFields: FieldSet {
     public typealias Table = (id: Field<String>, metricDevices: Field<[UserExperienceAnalyticsWorkFromAnywhereDevice]>)
 
@@ -764,6 +791,8 @@ public struct UserExperienceAnalyticsWorkFromAnywhereMetricRequestBuilder: Model
 
     /// `metricDevices.request()` lists them; `metricDevices("userExperienceAnalyticsWorkFromAnywhereDevice-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereMetric/metricDevices`.
     public var metricDevices: CollectionRequestBuilder<UserExperienceAnalyticsWorkFromAnywhereDeviceRequestBuilder> {
         .init(client: client, path: path.appending("metricDevices"))
     }
@@ -779,6 +808,9 @@ public typealias UserExperienceAnalyticsWorkFromAnywhereModelPerformance =
     Model<UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields>
 
 /// The properties of a `UserExperienceAnalyticsWorkFromAnywhereModelPerformance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userExperienceAnalyticsWorkFromAnywhereModelPerformance`; inherited `id`
+///   from `microsoft.graph.entity`.
 public enum UserExperienceAnalyticsWorkFromAnywhereModelPerformanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -867,6 +899,8 @@ public typealias UserFlowLanguageConfiguration = Model<UserFlowLanguageConfigura
 /// The properties of a `UserFlowLanguageConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `defaultPages`, `overridesPages`.
+/// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum UserFlowLanguageConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -915,11 +949,15 @@ public struct UserFlowLanguageConfigurationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `defaultPages.request()` lists them; `defaultPages("userFlowLanguagePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration/defaultPages`.
     public var defaultPages: CollectionRequestBuilder<UserFlowLanguagePageRequestBuilder> {
         .init(client: client, path: path.appending("defaultPages"))
     }
 
     /// `overridesPages.request()` lists them; `overridesPages("userFlowLanguagePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userFlowLanguageConfiguration/overridesPages`.
     public var overridesPages: CollectionRequestBuilder<UserFlowLanguagePageRequestBuilder> {
         .init(client: client, path: path.appending("overridesPages"))
     }
@@ -939,6 +977,7 @@ public struct UserFlowLanguagePageFields: FieldSet {
         fields: UserFlowLanguagePageFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1004,6 +1043,9 @@ extension UserFlowType {
 public typealias UserIdentity = Model<UserIdentityFields>
 
 /// The properties of a `UserIdentity`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userIdentity`; inherited `displayName`, `id` from
+///   `microsoft.graph.identity`.
 public enum UserIdentityFields: FieldSet {
     public typealias Table = (
         displayName: Field<String>,
@@ -1031,6 +1073,8 @@ public enum UserIdentityFields: FieldSet {
 public typealias UserInsightsSettings = Model<UserInsightsSettingsFields>
 
 /// The properties of a `UserInsightsSettings`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userInsightsSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum UserInsightsSettingsFields: FieldSet {
     public typealias Table = (id: Field<String>, isEnabled: Field<Bool>)
 
@@ -1069,6 +1113,7 @@ public typealias UserInstallStateSummary = Model<UserInstallStateSummaryFields>
 /// The properties of a `UserInstallStateSummary`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `deviceStates`.
+/// - Remark: Generated from `microsoft.graph.userInstallStateSummary`; inherited `id` from `microsoft.graph.entity`.
 public enum UserInstallStateSummaryFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1116,6 +1161,8 @@ public struct UserInstallStateSummaryRequestBuilder: ModelRequestBuilder {
     }
 
     /// `deviceStates.request()` lists them; `deviceStates("deviceInstallState-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userInstallStateSummary/deviceStates`.
     public var deviceStates: CollectionRequestBuilder<DeviceInstallStateRequestBuilder> {
         .init(client: client, path: path.appending("deviceStates"))
     }
@@ -1202,6 +1249,8 @@ public struct UserPrintFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.userPrint", fields: UserPrintFields())
 
     /// Present when the request expanded it (`expand("recentPrinterShares")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.userPrint/recentPrinterShares`.
     public let recentPrinterShares: Field<[PrinterShare]>
 
     private init() {
@@ -1223,6 +1272,7 @@ public struct UserProtectionScopeContainerFields: FieldSet {
         fields: UserProtectionScopeContainerFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1311,6 +1361,8 @@ extension UserPurpose {
 public typealias UserRegistrationDetails = Model<UserRegistrationDetailsFields>
 
 /// The properties of a `UserRegistrationDetails`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userRegistrationDetails`; inherited `id` from `microsoft.graph.entity`.
 public enum UserRegistrationDetailsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

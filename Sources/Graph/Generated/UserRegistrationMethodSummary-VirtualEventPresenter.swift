@@ -180,41 +180,56 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `activities.request()` lists them; `activities("userActivity-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/activities`.
     public var activities: CollectionRequestBuilder<UserActivityRequestBuilder> {
         .init(client: client, path: path.appending("activities"))
     }
 
     /// `adhocCalls.request()` lists them; `adhocCalls("adhocCall-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/adhocCalls`.
     public var adhocCalls: CollectionRequestBuilder<AdhocCallRequestBuilder> {
         .init(client: client, path: path.appending("adhocCalls"))
     }
 
     /// `agreementAcceptances.request()` lists them; `agreementAcceptances("agreementAcceptance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/agreementAcceptances`.
     public var agreementAcceptances: CollectionRequestBuilder<AgreementAcceptanceRequestBuilder> {
         .init(client: client, path: path.appending("agreementAcceptances"))
     }
 
     /// `appRoleAssignments.request()` lists them; `appRoleAssignments("appRoleAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/appRoleAssignments`.
     public var appRoleAssignments: CollectionRequestBuilder<AppRoleAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("appRoleAssignments"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/authentication`.
     public var authentication: AuthenticationRequestBuilder {
         .init(client: client, path: path.appending("authentication"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/calendar`.
     public var calendar: OutlookCalendarRequestBuilder {
         .init(client: client, path: path.appending("calendar", refusing: [.delete]))
     }
 
     /// `calendarGroups.request()` lists them; `calendarGroups("calendarGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/calendarGroups`.
     public var calendarGroups: CollectionRequestBuilder<CalendarGroupRequestBuilder> {
         .init(client: client, path: path.appending("calendarGroups"))
     }
 
     /// `calendars.request()` lists them; `calendars("calendar-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/calendars`.
     public var calendars: CollectionRequestBuilder<OutlookCalendarRequestBuilder> {
         .init(client: client, path: path.appending("calendars"))
     }
@@ -223,6 +238,8 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `calendarView.request()` lists them; `calendarView("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/calendarView`.
     public var calendarView: CollectionRequestBuilder<EventRequestBuilder> {
         .init(
             client: client,
@@ -231,40 +248,54 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `chats.request()` lists them; `chats("chat-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/chats`.
     public var chats: CollectionRequestBuilder<ChatRequestBuilder> {
         .init(client: client, path: path.appending("chats"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/cloudClipboard`.
     public var cloudClipboard: CloudClipboardRootRequestBuilder {
         .init(client: client, path: path.appending("cloudClipboard"))
     }
 
     /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/cloudPCs`.
     public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
         .init(client: client, path: path.appending("cloudPCs"))
     }
 
     /// `contactFolders.request()` lists them; `contactFolders("contactFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/contactFolders`.
     public var contactFolders: CollectionRequestBuilder<ContactFolderRequestBuilder> {
         .init(client: client, path: path.appending("contactFolders"))
     }
 
     /// `contacts.request()` lists them; `contacts("contact-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
 
     /// `createdObjects.request()` lists them; `createdObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/createdObjects`.
     public var createdObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("createdObjects"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/dataSecurityAndGovernance`.
     public var dataSecurityAndGovernance: UserDataSecurityAndGovernanceRequestBuilder {
         .init(client: client, path: path.appending("dataSecurityAndGovernance"))
     }
 
     /// `deviceManagementTroubleshootingEvents.request()` lists them; `deviceManagementTroubleshootingEvents("id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/deviceManagementTroubleshootingEvents`.
     public var deviceManagementTroubleshootingEvents:
         CollectionRequestBuilder<DeviceManagementTroubleshootingEventRequestBuilder>
     {
@@ -272,27 +303,37 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     }
 
     /// `directReports.request()` lists them; `directReports("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/directReports`.
     public var directReports: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("directReports"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/employeeExperience`.
     public var employeeExperience: EmployeeExperienceUserRequestBuilder {
         .init(client: client, path: path.appending("employeeExperience"))
     }
 
     /// `events.request()` lists them; `events("event-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `extensions.request()` lists them; `extensions("extension-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/extensions`.
     public var extensions: CollectionRequestBuilder<ExtensionRequestBuilder> {
         .init(client: client, path: path.appending("extensions"))
     }
@@ -301,85 +342,117 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `followedSites.request()` lists them; `followedSites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/followedSites`.
     public var followedSites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("followedSites", refusing: [.post], itemsRefusing: [.delete]))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/inferenceClassification`.
     public var inferenceClassification: InferenceClassificationRequestBuilder {
         .init(client: client, path: path.appending("inferenceClassification", refusing: [.delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/insights`.
     public var insights: ItemInsightsRequestBuilder { .init(client: client, path: path.appending("insights")) }
 
     /// `joinedTeams.request()` lists them; `joinedTeams("team-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/joinedTeams`.
     public var joinedTeams: CollectionRequestBuilder<TeamRequestBuilder> {
         .init(client: client, path: path.appending("joinedTeams"))
     }
 
     /// `licenseDetails.request()` lists them; `licenseDetails("licenseDetails-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/licenseDetails`.
     public var licenseDetails: CollectionRequestBuilder<LicenseDetailsRequestBuilder> {
         .init(client: client, path: path.appending("licenseDetails"))
     }
 
     /// `mailFolders.request()` lists them; `mailFolders("mailFolder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/mailFolders`.
     public var mailFolders: CollectionRequestBuilder<MailFolderRequestBuilder> {
         .init(client: client, path: path.appending("mailFolders"))
     }
 
     /// `managedAppRegistrations.request()` lists them; `managedAppRegistrations("managedAppRegistration-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/managedAppRegistrations`.
     public var managedAppRegistrations: CollectionRequestBuilder<ManagedAppRegistrationRequestBuilder> {
         .init(client: client, path: path.appending("managedAppRegistrations"))
     }
 
     /// `managedDevices.request()` lists them; `managedDevices("managedDevice-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/managedDevices`.
     public var managedDevices: CollectionRequestBuilder<ManagedDeviceRequestBuilder> {
         .init(client: client, path: path.appending("managedDevices"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/manager`.
     public var manager: DirectoryObjectRequestBuilder { .init(client: client, path: path.appending("manager")) }
 
     /// `memberOf.request()` lists them; `memberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/memberOf`.
     public var memberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("memberOf"))
     }
 
     /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
     /// `oauth2PermissionGrants.request()` lists them; `oauth2PermissionGrants("oAuth2PermissionGrant-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/oauth2PermissionGrants`.
     public var oauth2PermissionGrants: CollectionRequestBuilder<OAuth2PermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("oauth2PermissionGrants"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/onenote`.
     public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
 
     /// `onlineMeetings.request()` lists them; `onlineMeetings("onlineMeeting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/onlineMeetings`.
     public var onlineMeetings: CollectionRequestBuilder<OnlineMeetingRequestBuilder> {
         .init(client: client, path: path.appending("onlineMeetings"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/onPremisesSyncBehavior`.
     public var onPremisesSyncBehavior: OnPremisesSyncBehaviorRequestBuilder {
         .init(client: client, path: path.appending("onPremisesSyncBehavior"))
     }
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/outlook`.
     public var outlook: OutlookUserRequestBuilder {
         .init(client: client, path: path.appending("outlook", refusing: [.patch, .put, .delete]))
     }
 
     /// `ownedDevices.request()` lists them; `ownedDevices("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/ownedDevices`.
     public var ownedDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedDevices"))
     }
 
     /// `ownedObjects.request()` lists them; `ownedObjects("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/ownedObjects`.
     public var ownedObjects: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("ownedObjects"))
     }
@@ -388,58 +461,81 @@ public struct UserRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `people.request()` lists them; `people("person-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/people`.
     public var people: CollectionRequestBuilder<PersonRequestBuilder> {
         .init(client: client, path: path.appending("people", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
     /// `permissionGrants.request()` lists them; `permissionGrants("resourceSpecificPermissionGrant-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/permissionGrants`.
     public var permissionGrants: CollectionRequestBuilder<ResourceSpecificPermissionGrantRequestBuilder> {
         .init(client: client, path: path.appending("permissionGrants"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/photo`.
     public var photo: ProfilePhotoRequestBuilder { .init(client: client, path: path.appending("photo")) }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `photos.request()` lists them; `photos("profilePhoto-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/photos`.
     public var photos: CollectionRequestBuilder<ProfilePhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/planner`.
     public var planner: PlannerUserRequestBuilder { .init(client: client, path: path.appending("planner")) }
 
+    /// - Remark: Generated from `microsoft.graph.user/presence`.
     public var presence: PresenceRequestBuilder { .init(client: client, path: path.appending("presence")) }
 
     /// `registeredDevices.request()` lists them; `registeredDevices("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/registeredDevices`.
     public var registeredDevices: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("registeredDevices"))
     }
 
     /// `scopedRoleMemberOf.request()` lists them; `scopedRoleMemberOf("scopedRoleMembership-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/scopedRoleMemberOf`.
     public var scopedRoleMemberOf: CollectionRequestBuilder<ScopedRoleMembershipRequestBuilder> {
         .init(client: client, path: path.appending("scopedRoleMemberOf"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/settings`.
     public var settings: UserSettingsRequestBuilder { .init(client: client, path: path.appending("settings")) }
 
+    /// - Remark: Generated from `microsoft.graph.user/solutions`.
     public var solutions: UserSolutionRootRequestBuilder { .init(client: client, path: path.appending("solutions")) }
 
     /// `sponsorOf.request()` lists them; `sponsorOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/sponsorOf`.
     public var sponsorOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsorOf"))
     }
 
     /// `sponsors.request()` lists them; `sponsors("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/sponsors`.
     public var sponsors: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("sponsors"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.user/teamwork`.
     public var teamwork: UserTeamworkRequestBuilder { .init(client: client, path: path.appending("teamwork")) }
 
+    /// - Remark: Generated from `microsoft.graph.user/todo`.
     public var todo: TodoRequestBuilder { .init(client: client, path: path.appending("todo")) }
 
     /// `transitiveMemberOf.request()` lists them; `transitiveMemberOf("directoryObject-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/transitiveMemberOf`.
     public var transitiveMemberOf: CollectionRequestBuilder<DirectoryObjectRequestBuilder> {
         .init(client: client, path: path.appending("transitiveMemberOf"))
     }
@@ -725,6 +821,8 @@ public typealias UserScope = Model<UserScopeFields>
 /// The properties of a `UserScope`, inherited ones included.
 public struct UserScopeFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.userScope", base: ScopeBase.self, fields: UserScopeFields())
+
+    /// - Remark: Generated from `microsoft.graph.scopeBase/identity`.
     public let identity: Field<String>
 
     private init() {
@@ -741,6 +839,9 @@ public typealias UserScopeTeamsAppInstallation = Model<UserScopeTeamsAppInstalla
 /// The properties of a `UserScopeTeamsAppInstallation`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `teamsApp`, `teamsAppDefinition`, `chat`.
+/// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation`; inherited `id` from
+///   `microsoft.graph.entity`; `consentedPermissionSet`, `teamsApp`, `teamsAppDefinition` from
+///   `microsoft.graph.teamsAppInstallation`.
 public enum UserScopeTeamsAppInstallationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -790,12 +891,15 @@ public struct UserScopeTeamsAppInstallationRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation/teamsApp`.
     public var teamsApp: TeamsAppRequestBuilder { .init(client: client, path: path.appending("teamsApp")) }
 
+    /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation/teamsAppDefinition`.
     public var teamsAppDefinition: TeamsAppDefinitionRequestBuilder {
         .init(client: client, path: path.appending("teamsAppDefinition"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation/chat`.
     public var chat: ChatRequestBuilder { .init(client: client, path: path.appending("chat")) }
 
     /// - Remark: Generated from `microsoft.graph.userScopeTeamsAppInstallation/upgrade` (POST).
@@ -882,6 +986,7 @@ public typealias UserSettings = Model<UserSettingsFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `exchange`, `itemInsights`, `shiftPreferences`,
 ///   `storageValue` ("storage"), `windows`, `workHoursAndLocations`.
+/// - Remark: Generated from `microsoft.graph.userSettings`; inherited `id` from `microsoft.graph.entity`.
 public enum UserSettingsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -950,27 +1055,36 @@ public struct UserSettingsRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userSettings/exchange`.
     public var exchange: ExchangeSettingsRequestBuilder {
         .init(client: client, path: path.appending("exchange", refusing: [.patch, .put, .delete]))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userSettings/itemInsights`.
     public var itemInsights: UserInsightsSettingsRequestBuilder {
         .init(client: client, path: path.appending("itemInsights"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userSettings/shiftPreferences`.
     public var shiftPreferences: ShiftPreferencesRequestBuilder {
         .init(client: client, path: path.appending("shiftPreferences"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.userSettings/storage`.
     public var storage: UserStorageRequestBuilder { .init(client: client, path: path.appending("storage")) }
 
     /// `windows.request()` lists them; `windows("windowsSetting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userSettings/windows`.
     public var windows: CollectionRequestBuilder<WindowsSettingRequestBuilder> {
         .init(client: client, path: path.appending("windows"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userSettings/workHoursAndLocations`.
     public var workHoursAndLocations: WorkHoursAndLocationsSettingRequestBuilder {
         .init(client: client, path: path.appending("workHoursAndLocations", refusing: [.delete]))
     }
@@ -1008,6 +1122,9 @@ public enum UserSignInFields: FieldSet {
 public typealias UserSignInInsight = Model<UserSignInInsightFields>
 
 /// The properties of a `UserSignInInsight`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.userSignInInsight`; inherited `id` from `microsoft.graph.entity`;
+///   `insightCreatedDateTime` from `microsoft.graph.governanceInsight`.
 public enum UserSignInInsightFields: FieldSet {
     public typealias Table = (id: Field<String>, insightCreatedDateTime: Field<Date>, lastSignInDateTime: Field<Date>)
 
@@ -1132,6 +1249,7 @@ public typealias UserSolutionRoot = Model<UserSolutionRootFields>
 /// The properties of a `UserSolutionRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `workingTimeSchedule`.
+/// - Remark: Generated from `microsoft.graph.userSolutionRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum UserSolutionRootFields: FieldSet {
     public typealias Table = (id: Field<String>, workingTimeSchedule: Field<WorkingTimeSchedule>)
 
@@ -1164,6 +1282,7 @@ public struct UserSolutionRootRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.userSolutionRoot/workingTimeSchedule`.
     public var workingTimeSchedule: WorkingTimeScheduleRequestBuilder {
         .init(client: client, path: path.appending("workingTimeSchedule"))
     }
@@ -1178,6 +1297,7 @@ public typealias UserStorage = Model<UserStorageFields>
 /// The properties of a `UserStorage`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `quota`.
+/// - Remark: Generated from `microsoft.graph.userStorage`; inherited `id` from `microsoft.graph.entity`.
 public enum UserStorageFields: FieldSet {
     public typealias Table = (id: Field<String>, quota: Field<UnifiedStorageQuota>)
 
@@ -1210,6 +1330,7 @@ public struct UserStorageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.userStorage/quota`.
     public var quota: UnifiedStorageQuotaRequestBuilder { .init(client: client, path: path.appending("quota")) }
 }
 
@@ -1222,6 +1343,7 @@ public typealias UserTeamwork = Model<UserTeamworkFields>
 /// The properties of a `UserTeamwork`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `associatedTeams`, `installedApps`.
+/// - Remark: Generated from `microsoft.graph.userTeamwork`; inherited `id` from `microsoft.graph.entity`.
 public enum UserTeamworkFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1276,11 +1398,15 @@ public struct UserTeamworkRequestBuilder: ModelRequestBuilder {
     }
 
     /// `associatedTeams.request()` lists them; `associatedTeams("associatedTeamInfo-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userTeamwork/associatedTeams`.
     public var associatedTeams: CollectionRequestBuilder<AssociatedTeamInfoRequestBuilder> {
         .init(client: client, path: path.appending("associatedTeams"))
     }
 
     /// `installedApps.request()` lists them; `installedApps("userScopeTeamsAppInstallation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.userTeamwork/installedApps`.
     public var installedApps: CollectionRequestBuilder<UserScopeTeamsAppInstallationRequestBuilder> {
         .init(client: client, path: path.appending("installedApps"))
     }
@@ -1473,6 +1599,7 @@ public struct ValidatingDomainsFields: FieldSet {
         fields: ValidatingDomainsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.validatingDomains/rootDomains`.
     public let rootDomains: Field<RootDomains>
 
     private init() {
@@ -1490,6 +1617,10 @@ public typealias VerifiableCredentialAuthenticationMethodTarget =
     Model<VerifiableCredentialAuthenticationMethodTargetFields>
 
 /// The properties of a `VerifiableCredentialAuthenticationMethodTarget`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.verifiableCredentialAuthenticationMethodTarget`; inherited `id` from
+///   `microsoft.graph.entity`; `isRegistrationRequired`, `targetType` from
+///   `microsoft.graph.authenticationMethodTarget`.
 public enum VerifiableCredentialAuthenticationMethodTargetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1544,6 +1675,8 @@ public typealias VerifiableCredentialsAuthenticationMethodConfiguration =
 /// The properties of a `VerifiableCredentialsAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration`; inherited `id`
+///   from `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum VerifiableCredentialsAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1594,6 +1727,9 @@ public struct VerifiableCredentialsAuthenticationMethodConfigurationRequestBuild
 
     /// `includeTargets.request()` lists them; `includeTargets("verifiableCredentialAuthenticationMethodTarget-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from
+    ///   `microsoft.graph.verifiableCredentialsAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<VerifiableCredentialAuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -1634,6 +1770,8 @@ public enum VerifiedDomainFields: FieldSet {
 public typealias VerifiedIdProfile = Model<VerifiedIdProfileFields>
 
 /// The properties of a `VerifiedIdProfile`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.verifiedIdProfile`; inherited `id` from `microsoft.graph.entity`.
 public enum VerifiedIdProfileFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1796,6 +1934,8 @@ public typealias VersionAction = Model<VersionActionFields>
 /// The properties of a `VersionAction`, inherited ones included.
 public struct VersionActionFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.versionAction", fields: VersionActionFields())
+
+    /// - Remark: Generated from `microsoft.graph.versionAction/newVersion`.
     public let newVersion: Field<String>
 
     private init() {
@@ -1812,6 +1952,7 @@ public typealias VerticalSection = Model<VerticalSectionFields>
 /// The properties of a `VerticalSection`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `webparts`.
+/// - Remark: Generated from `microsoft.graph.verticalSection`; inherited `id` from `microsoft.graph.entity`.
 public enum VerticalSectionFields: FieldSet {
     public typealias Table = (id: Field<String>, emphasis: Field<SectionEmphasisType>, webparts: Field<[WebPart]>)
 
@@ -1845,6 +1986,8 @@ public struct VerticalSectionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `webparts.request()` lists them; `webparts("webPart-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.verticalSection/webparts`.
     public var webparts: CollectionRequestBuilder<WebPartRequestBuilder> {
         .init(client: client, path: path.appending("webparts"))
     }
@@ -1916,6 +2059,7 @@ public typealias VirtualEndpoint = Model<VirtualEndpointFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `auditEvents`, `cloudPCs`, `deviceImages`, `galleryImages`,
 ///   `onPremisesConnections`, `provisioningPolicies`, `report`, `servicePlans`, `userSettings`.
+/// - Remark: Generated from `microsoft.graph.virtualEndpoint`; inherited `id` from `microsoft.graph.entity`.
 public enum VirtualEndpointFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1987,43 +2131,58 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
     }
 
     /// `auditEvents.request()` lists them; `auditEvents("cloudPcAuditEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/auditEvents`.
     public var auditEvents: CollectionRequestBuilder<CloudPcAuditEventRequestBuilder> {
         .init(client: client, path: path.appending("auditEvents"))
     }
 
     /// `cloudPCs.request()` lists them; `cloudPCs("cloudPC-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/cloudPCs`.
     public var cloudPCs: CollectionRequestBuilder<CloudPCRequestBuilder> {
         .init(client: client, path: path.appending("cloudPCs"))
     }
 
     /// `deviceImages.request()` lists them; `deviceImages("cloudPcDeviceImage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/deviceImages`.
     public var deviceImages: CollectionRequestBuilder<CloudPcDeviceImageRequestBuilder> {
         .init(client: client, path: path.appending("deviceImages"))
     }
 
     /// `galleryImages.request()` lists them; `galleryImages("cloudPcGalleryImage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/galleryImages`.
     public var galleryImages: CollectionRequestBuilder<CloudPcGalleryImageRequestBuilder> {
         .init(client: client, path: path.appending("galleryImages"))
     }
 
     /// `onPremisesConnections.request()` lists them; `onPremisesConnections("cloudPcOnPremisesConnection-id")`
     /// addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/onPremisesConnections`.
     public var onPremisesConnections: CollectionRequestBuilder<CloudPcOnPremisesConnectionRequestBuilder> {
         .init(client: client, path: path.appending("onPremisesConnections"))
     }
 
     /// `provisioningPolicies.request()` lists them; `provisioningPolicies("cloudPcProvisioningPolicy-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/provisioningPolicies`.
     public var provisioningPolicies: CollectionRequestBuilder<CloudPcProvisioningPolicyRequestBuilder> {
         .init(client: client, path: path.appending("provisioningPolicies"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/report`.
     public var report: CloudPcReportRequestBuilder { .init(client: client, path: path.appending("report")) }
 
     /// The service refuses `POST` here and `PATCH`, `PUT`, `DELETE` on its items (capability restrictions): those calls
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `servicePlans.request()` lists them; `servicePlans("cloudPcServicePlan-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/servicePlans`.
     public var servicePlans: CollectionRequestBuilder<CloudPcServicePlanRequestBuilder> {
         .init(
             client: client,
@@ -2032,6 +2191,8 @@ public struct VirtualEndpointRequestBuilder: ModelRequestBuilder {
     }
 
     /// `userSettings.request()` lists them; `userSettings("cloudPcUserSetting-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEndpoint/userSettings`.
     public var userSettings: CollectionRequestBuilder<CloudPcUserSettingRequestBuilder> {
         .init(client: client, path: path.appending("userSettings"))
     }
@@ -2046,6 +2207,7 @@ public typealias VirtualEvent = Model<VirtualEventFields>
 /// The properties of a `VirtualEvent`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`.
+/// - Remark: Generated from `microsoft.graph.virtualEvent`; inherited `id` from `microsoft.graph.entity`.
 public enum VirtualEventFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2153,6 +2315,8 @@ public enum VirtualEventExternalRegistrationInformationFields: FieldSet {
 public typealias VirtualEventPresenter = Model<VirtualEventPresenterFields>
 
 /// The properties of a `VirtualEventPresenter`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.virtualEventPresenter`; inherited `id` from `microsoft.graph.entity`.
 public enum VirtualEventPresenterFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

@@ -41,6 +41,9 @@ public enum VirtualEventPresenterDetailsFields: FieldSet {
 public typealias VirtualEventPresenterInfo = Model<VirtualEventPresenterInfoFields>
 
 /// The properties of a `VirtualEventPresenterInfo`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.virtualEventPresenterInfo`; inherited `identity`, `role`, `upn` from
+///   `microsoft.graph.meetingParticipantInfo`.
 public enum VirtualEventPresenterInfoFields: FieldSet {
     public typealias Table = (
         identity: Field<IdentitySet>,
@@ -89,6 +92,7 @@ public typealias VirtualEventRegistration = Model<VirtualEventRegistrationFields
 /// The properties of a `VirtualEventRegistration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `sessions`.
+/// - Remark: Generated from `microsoft.graph.virtualEventRegistration`; inherited `id` from `microsoft.graph.entity`.
 public enum VirtualEventRegistrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -137,6 +141,8 @@ public typealias VirtualEventRegistrationConfiguration = Model<VirtualEventRegis
 /// The properties of a `VirtualEventRegistrationConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `questions`.
+/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum VirtualEventRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -188,6 +194,8 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
     }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventRegistrationConfiguration/questions`.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
         .init(client: client, path: path.appending("questions"))
     }
@@ -201,6 +209,9 @@ public struct VirtualEventRegistrationConfigurationRequestBuilder: ModelRequestB
 public typealias VirtualEventRegistrationCustomQuestion = Model<VirtualEventRegistrationCustomQuestionFields>
 
 /// The properties of a `VirtualEventRegistrationCustomQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationCustomQuestion`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `isRequired` from `microsoft.graph.virtualEventRegistrationQuestionBase`.
 public enum VirtualEventRegistrationCustomQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -254,6 +265,9 @@ public struct VirtualEventRegistrationCustomQuestionRequestBuilder: ModelRequest
 public typealias VirtualEventRegistrationPredefinedQuestion = Model<VirtualEventRegistrationPredefinedQuestionFields>
 
 /// The properties of a `VirtualEventRegistrationPredefinedQuestion`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationPredefinedQuestion`; inherited `id` from
+///   `microsoft.graph.entity`; `displayName`, `isRequired` from `microsoft.graph.virtualEventRegistrationQuestionBase`.
 public enum VirtualEventRegistrationPredefinedQuestionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -406,6 +420,9 @@ extension VirtualEventRegistrationQuestionAnswerInputType {
 public typealias VirtualEventRegistrationQuestionBase = Model<VirtualEventRegistrationQuestionBaseFields>
 
 /// The properties of a `VirtualEventRegistrationQuestionBase`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.virtualEventRegistrationQuestionBase`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum VirtualEventRegistrationQuestionBaseFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>, isRequired: Field<Bool>)
 
@@ -463,6 +480,8 @@ public struct VirtualEventRegistrationRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventRegistration/sessions`.
     public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
         .init(client: client, path: path.appending("sessions"))
     }
@@ -501,11 +520,15 @@ public struct VirtualEventRequestBuilder: ModelRequestBuilder {
     }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEvent/presenters`.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
         .init(client: client, path: path.appending("presenters"))
     }
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEvent/sessions`.
     public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
         .init(client: client, path: path.appending("sessions"))
     }
@@ -541,6 +564,16 @@ public typealias VirtualEventSession = Model<VirtualEventSessionFields>
 /// The properties of a `VirtualEventSession`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `attendanceReports`.
+/// - Remark: Generated from `microsoft.graph.virtualEventSession`; inherited `id` from `microsoft.graph.entity`;
+///   `allowAttendeeToEnableCamera`, `allowAttendeeToEnableMic`, `allowBreakoutRooms`,
+///   `allowCopyingAndSharingMeetingContent`, `allowedLobbyAdmitters`, `allowedPresenters`, `allowLiveShare`,
+///   `allowMeetingChat`, `allowParticipantsToChangeName`, `allowPowerPointSharing`, `allowRecording`,
+///   `allowTeamworkReactions`, `allowTranscription`, `allowWhiteboard`, `audioConferencing`, `chatInfo`,
+///   `chatRestrictions`, `cloudVideoInteropInfo`, `expiryDateTime`, `isEndToEndEncryptionEnabled`,
+///   `isEntryExitAnnounced`, `joinInformation`, `joinMeetingIdSettings`, `joinWebUrl`, `lobbyBypassSettings`,
+///   `meetingOptionsWebUrl`, `meetingSpokenLanguageTag`, `meetingType`, `recordAutomatically`,
+///   `sensitivityLabelAssignment`, `shareMeetingChatHistoryDefault`, `subject`, `videoTeleconferenceId`,
+///   `watermarkProtection`, `attendanceReports` from `microsoft.graph.onlineMeetingBase`.
 public enum VirtualEventSessionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -656,6 +689,8 @@ public struct VirtualEventSessionRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attendanceReports.request()` lists them; `attendanceReports("meetingAttendanceReport-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventSession/attendanceReports`.
     public var attendanceReports: CollectionRequestBuilder<MeetingAttendanceReportRequestBuilder> {
         .init(client: client, path: path.appending("attendanceReports"))
     }
@@ -670,6 +705,8 @@ public typealias VirtualEventSettings = Model<VirtualEventSettingsFields>
 /// The properties of a `VirtualEventSettings`, inherited ones included.
 public struct VirtualEventSettingsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.virtualEventSettings", fields: VirtualEventSettingsFields())
+
+    /// - Remark: Generated from `microsoft.graph.virtualEventSettings/isAttendeeEmailNotificationEnabled`.
     public let isAttendeeEmailNotificationEnabled: Field<Bool>
 
     private init() {
@@ -705,6 +742,9 @@ public typealias VirtualEventTownhall = Model<VirtualEventTownhallFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`, `registrationConfiguration`,
 ///   `registrations`.
+/// - Remark: Generated from `microsoft.graph.virtualEventTownhall`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `description`, `displayName`, `endDateTime`, `externalEventInformation`, `isRegistrationRequired`,
+///   `settings`, `startDateTime`, `status`, `presenters`, `sessions` from `microsoft.graph.virtualEvent`.
 public enum VirtualEventTownhallFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -767,6 +807,9 @@ public typealias VirtualEventTownhallRegistrationConfiguration =
 /// The properties of a `VirtualEventTownhallRegistrationConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `questions`.
+/// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `capacity`, `isManualApprovalEnabled`, `isWaitlistEnabled`, `registrationWebUrl`,
+///   `questions` from `microsoft.graph.virtualEventRegistrationConfiguration`.
 public enum VirtualEventTownhallRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -814,6 +857,8 @@ public struct VirtualEventTownhallRegistrationConfigurationRequestBuilder: Model
     }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventTownhallRegistrationConfiguration/questions`.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
         .init(client: client, path: path.appending("questions"))
     }
@@ -868,20 +913,27 @@ public struct VirtualEventTownhallRequestBuilder: ModelRequestBuilder {
     }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/presenters`.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
         .init(client: client, path: path.appending("presenters"))
     }
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/sessions`.
     public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
         .init(client: client, path: path.appending("sessions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/registrationConfiguration`.
     public var registrationConfiguration: VirtualEventTownhallRegistrationConfigurationRequestBuilder {
         .init(client: client, path: path.appending("registrationConfiguration"))
     }
 
     /// `registrations.request()` lists them; `registrations("virtualEventRegistration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventTownhall/registrations`.
     public var registrations: CollectionRequestBuilder<VirtualEventRegistrationRequestBuilder> {
         .init(client: client, path: path.appending("registrations"))
     }
@@ -941,6 +993,9 @@ public typealias VirtualEventWebinar = Model<VirtualEventWebinarFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `presenters`, `sessions`, `registrationConfiguration`,
 ///   `registrations`.
+/// - Remark: Generated from `microsoft.graph.virtualEventWebinar`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `description`, `displayName`, `endDateTime`, `externalEventInformation`, `isRegistrationRequired`,
+///   `settings`, `startDateTime`, `status`, `presenters`, `sessions` from `microsoft.graph.virtualEvent`.
 public enum VirtualEventWebinarFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -997,6 +1052,9 @@ public typealias VirtualEventWebinarRegistrationConfiguration =
 /// The properties of a `VirtualEventWebinarRegistrationConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `questions`.
+/// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `capacity`, `isManualApprovalEnabled`, `isWaitlistEnabled`, `registrationWebUrl`,
+///   `questions` from `microsoft.graph.virtualEventRegistrationConfiguration`.
 public enum VirtualEventWebinarRegistrationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1044,6 +1102,8 @@ public struct VirtualEventWebinarRegistrationConfigurationRequestBuilder: ModelR
     }
 
     /// `questions.request()` lists them; `questions("virtualEventRegistrationQuestionBase-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventWebinarRegistrationConfiguration/questions`.
     public var questions: CollectionRequestBuilder<VirtualEventRegistrationQuestionBaseRequestBuilder> {
         .init(client: client, path: path.appending("questions"))
     }
@@ -1098,20 +1158,27 @@ public struct VirtualEventWebinarRequestBuilder: ModelRequestBuilder {
     }
 
     /// `presenters.request()` lists them; `presenters("virtualEventPresenter-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/presenters`.
     public var presenters: CollectionRequestBuilder<VirtualEventPresenterRequestBuilder> {
         .init(client: client, path: path.appending("presenters"))
     }
 
     /// `sessions.request()` lists them; `sessions("virtualEventSession-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/sessions`.
     public var sessions: CollectionRequestBuilder<VirtualEventSessionRequestBuilder> {
         .init(client: client, path: path.appending("sessions"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/registrationConfiguration`.
     public var registrationConfiguration: VirtualEventWebinarRegistrationConfigurationRequestBuilder {
         .init(client: client, path: path.appending("registrationConfiguration"))
     }
 
     /// `registrations.request()` lists them; `registrations("virtualEventRegistration-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventWebinar/registrations`.
     public var registrations: CollectionRequestBuilder<VirtualEventRegistrationRequestBuilder> {
         .init(client: client, path: path.appending("registrations"))
     }
@@ -1170,6 +1237,7 @@ public typealias VirtualEventsRoot = Model<VirtualEventsRootFields>
 /// The properties of a `VirtualEventsRoot`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `events`, `townhalls`, `webinars`.
+/// - Remark: Generated from `microsoft.graph.virtualEventsRoot`; inherited `id` from `microsoft.graph.entity`.
 public enum VirtualEventsRootFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1217,16 +1285,22 @@ public struct VirtualEventsRootRequestBuilder: ModelRequestBuilder {
     }
 
     /// `events.request()` lists them; `events("virtualEvent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventsRoot/events`.
     public var events: CollectionRequestBuilder<VirtualEventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `townhalls.request()` lists them; `townhalls("virtualEventTownhall-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventsRoot/townhalls`.
     public var townhalls: CollectionRequestBuilder<VirtualEventTownhallRequestBuilder> {
         .init(client: client, path: path.appending("townhalls"))
     }
 
     /// `webinars.request()` lists them; `webinars("virtualEventWebinar-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.virtualEventsRoot/webinars`.
     public var webinars: CollectionRequestBuilder<VirtualEventWebinarRequestBuilder> {
         .init(client: client, path: path.appending("webinars"))
     }
@@ -1286,6 +1360,8 @@ public typealias VoiceAuthenticationMethodConfiguration = Model<VoiceAuthenticat
 /// The properties of a `VoiceAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum VoiceAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1331,6 +1407,8 @@ public struct VoiceAuthenticationMethodConfigurationRequestBuilder: ModelRequest
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.voiceAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }
@@ -1385,6 +1463,8 @@ public enum VppLicensingTypeFields: FieldSet {
 public typealias VppToken = Model<VppTokenFields>
 
 /// The properties of a `VppToken`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.vppToken`; inherited `id` from `microsoft.graph.entity`.
 public enum VppTokenFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1563,6 +1643,10 @@ public typealias WebApp = Model<WebAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.webApp`; inherited `id` from `microsoft.graph.entity`; `createdDateTime`,
+///   `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`, `lastModifiedDateTime`,
+///   `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`, `categories` from
+///   `microsoft.graph.mobileApp`.
 public enum WebAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1638,11 +1722,15 @@ public struct WebAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.webApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.webApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -1737,6 +1825,9 @@ extension WebApplicationFirewallDnsRecordType {
 public typealias WebApplicationFirewallProvider = Model<WebApplicationFirewallProviderFields>
 
 /// The properties of a `WebApplicationFirewallProvider`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallProvider`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WebApplicationFirewallProviderFields: FieldSet {
     public typealias Table = (id: Field<String>, displayName: Field<String>)
 

@@ -66,6 +66,8 @@ public typealias WebApplicationFirewallVerificationModel = Model<WebApplicationF
 /// The properties of a `WebApplicationFirewallVerificationModel`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `provider`.
+/// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WebApplicationFirewallVerificationModelFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -112,6 +114,7 @@ public struct WebApplicationFirewallVerificationModelRequestBuilder: ModelReques
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerificationModel/provider`.
     public var provider: WebApplicationFirewallProviderRequestBuilder {
         .init(client: client, path: path.appending("provider"))
     }
@@ -179,6 +182,7 @@ public struct WebApplicationFirewallVerifiedDetailsFields: FieldSet {
         fields: WebApplicationFirewallVerifiedDetailsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.webApplicationFirewallVerifiedDetails/dnsConfiguration`.
     public let dnsConfiguration: Field<WebApplicationFirewallDnsConfiguration>
 
     private init() {
@@ -229,6 +233,7 @@ public struct WebPartFields: FieldSet {
         fields: WebPartFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -760,6 +765,11 @@ extension WhatIfAnalysisReasons {
 public typealias WhatIfAnalysisResult = Model<WhatIfAnalysisResultFields>
 
 /// The properties of a `WhatIfAnalysisResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.whatIfAnalysisResult`; inherited `deletedDateTime` from
+///   `microsoft.graph.policyDeletableItem`; `conditions`, `createdDateTime`, `description`, `displayName`,
+///   `grantControls`, `id`, `modifiedDateTime`, `sessionControls`, `state`, `templateId` from
+///   `microsoft.graph.conditionalAccessPolicy`.
 public enum WhatIfAnalysisResultFields: FieldSet {
     public typealias Table = (
         deletedDateTime: Field<Date>,
@@ -837,6 +847,11 @@ public typealias Win32LobApp = Model<Win32LobAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`.
+/// - Remark: Generated from `microsoft.graph.win32LobApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum Win32LobAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -959,6 +974,7 @@ public struct Win32LobAppAutoUpdateSettingsFields: FieldSet {
         fields: Win32LobAppAutoUpdateSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.win32LobAppAutoUpdateSettings/autoUpdateSupersededAppsState`.
     public let autoUpdateSupersededAppsState: Field<Win32LobAutoUpdateSupersededAppsState>
 
     private init() {
@@ -1016,6 +1032,9 @@ extension Win32LobAppFileSystemOperationType {
 public typealias Win32LobAppFileSystemRule = Model<Win32LobAppFileSystemRuleFields>
 
 /// The properties of a `Win32LobAppFileSystemRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.win32LobAppFileSystemRule`; inherited `ruleType` from
+///   `microsoft.graph.win32LobAppRule`.
 public enum Win32LobAppFileSystemRuleFields: FieldSet {
     public typealias Table = (
         ruleType: Field<Win32LobAppRuleType>,
@@ -1132,6 +1151,9 @@ extension Win32LobAppNotification {
 public typealias Win32LobAppPowerShellScriptRule = Model<Win32LobAppPowerShellScriptRuleFields>
 
 /// The properties of a `Win32LobAppPowerShellScriptRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.win32LobAppPowerShellScriptRule`; inherited `ruleType` from
+///   `microsoft.graph.win32LobAppRule`.
 public enum Win32LobAppPowerShellScriptRuleFields: FieldSet {
     public typealias Table = (
         ruleType: Field<Win32LobAppRuleType>,
@@ -1203,6 +1225,9 @@ extension Win32LobAppPowerShellScriptRuleOperationType {
 public typealias Win32LobAppProductCodeRule = Model<Win32LobAppProductCodeRuleFields>
 
 /// The properties of a `Win32LobAppProductCodeRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.win32LobAppProductCodeRule`; inherited `ruleType` from
+///   `microsoft.graph.win32LobAppRule`.
 public enum Win32LobAppProductCodeRuleFields: FieldSet {
     public typealias Table = (
         ruleType: Field<Win32LobAppRuleType>,
@@ -1230,6 +1255,9 @@ public enum Win32LobAppProductCodeRuleFields: FieldSet {
 public typealias Win32LobAppRegistryRule = Model<Win32LobAppRegistryRuleFields>
 
 /// The properties of a `Win32LobAppRegistryRule`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.win32LobAppRegistryRule`; inherited `ruleType` from
+///   `microsoft.graph.win32LobAppRule`.
 public enum Win32LobAppRegistryRuleFields: FieldSet {
     public typealias Table = (
         ruleType: Field<Win32LobAppRuleType>,
@@ -1306,16 +1334,22 @@ public struct Win32LobAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.win32LobApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.win32LobApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.win32LobApp/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }

@@ -28,6 +28,8 @@ public struct WindowsProtectionStateRequestBuilder: ModelRequestBuilder {
 
     /// `detectedMalwareState.request()` lists them; `detectedMalwareState("windowsDeviceMalwareState-id")` addresses
     /// one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsProtectionState/detectedMalwareState`.
     public var detectedMalwareState: CollectionRequestBuilder<WindowsDeviceMalwareStateRequestBuilder> {
         .init(client: client, path: path.appending("detectedMalwareState"))
     }
@@ -42,6 +44,7 @@ public typealias WindowsSetting = Model<WindowsSettingFields>
 /// The properties of a `WindowsSetting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `instances`.
+/// - Remark: Generated from `microsoft.graph.windowsSetting`; inherited `id` from `microsoft.graph.entity`.
 public enum WindowsSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -71,6 +74,8 @@ public enum WindowsSettingFields: FieldSet {
 public typealias WindowsSettingInstance = Model<WindowsSettingInstanceFields>
 
 /// The properties of a `WindowsSettingInstance`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.windowsSettingInstance`; inherited `id` from `microsoft.graph.entity`.
 public enum WindowsSettingInstanceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -135,6 +140,8 @@ public struct WindowsSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `instances.request()` lists them; `instances("windowsSettingInstance-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsSetting/instances`.
     public var instances: CollectionRequestBuilder<WindowsSettingInstanceRequestBuilder> {
         .init(client: client, path: path.appending("instances"))
     }
@@ -219,6 +226,11 @@ public typealias WindowsUniversalAppX = Model<WindowsUniversalAppXFields>
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`, `size`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`, `contentVersions`,
 ///   `committedContainedApps`.
+/// - Remark: Generated from `microsoft.graph.windowsUniversalAppX`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`; `committedContentVersion`, `fileName`, `size`, `contentVersions`
+///   from `microsoft.graph.mobileLobApp`.
 public enum WindowsUniversalAppXFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -304,6 +316,7 @@ public struct WindowsUniversalAppXAppAssignmentSettingsFields: FieldSet {
         fields: WindowsUniversalAppXAppAssignmentSettingsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.windowsUniversalAppXAppAssignmentSettings/useDeviceContext`.
     public let useDeviceContext: Field<Bool>
 
     private init() {
@@ -318,6 +331,9 @@ public struct WindowsUniversalAppXAppAssignmentSettingsFields: FieldSet {
 public typealias WindowsUniversalAppXContainedApp = Model<WindowsUniversalAppXContainedAppFields>
 
 /// The properties of a `WindowsUniversalAppXContainedApp`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.windowsUniversalAppXContainedApp`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WindowsUniversalAppXContainedAppFields: FieldSet {
     public typealias Table = (id: Field<String>, appUserModelId: Field<String>)
 
@@ -376,21 +392,29 @@ public struct WindowsUniversalAppXRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
 
     /// `contentVersions.request()` lists them; `contentVersions("mobileAppContent-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX/contentVersions`.
     public var contentVersions: CollectionRequestBuilder<MobileAppContentRequestBuilder> {
         .init(client: client, path: path.appending("contentVersions"))
     }
 
     /// `committedContainedApps.request()` lists them; `committedContainedApps("mobileContainedApp-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUniversalAppX/committedContainedApps`.
     public var committedContainedApps: CollectionRequestBuilder<MobileContainedAppRequestBuilder> {
         .init(client: client, path: path.appending("committedContainedApps"))
     }
@@ -434,6 +458,10 @@ public typealias WindowsUpdateForBusinessConfiguration = Model<WindowsUpdateForB
 /// - `featureUpdatesPauseStartDate`, `qualityUpdatesPauseStartDate`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `deviceSettingStateSummaries`,
 ///   `deviceStatuses`, `deviceStatusOverview`, `userStatuses`, `userStatusOverview`.
+/// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `createdDateTime`, `description`, `displayName`, `lastModifiedDateTime`, `version`,
+///   `assignments`, `deviceSettingStateSummaries`, `deviceStatuses`, `deviceStatusOverview`, `userStatuses`,
+///   `userStatusOverview` from `microsoft.graph.deviceConfiguration`.
 public enum WindowsUpdateForBusinessConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -576,30 +604,40 @@ public struct WindowsUpdateForBusinessConfigurationRequestBuilder: ModelRequestB
     }
 
     /// `assignments.request()` lists them; `assignments("deviceConfigurationAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/assignments`.
     public var assignments: CollectionRequestBuilder<DeviceConfigurationAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `deviceSettingStateSummaries.request()` lists them;
     /// `deviceSettingStateSummaries("settingStateDeviceSummary-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/deviceSettingStateSummaries`.
     public var deviceSettingStateSummaries: CollectionRequestBuilder<SettingStateDeviceSummaryRequestBuilder> {
         .init(client: client, path: path.appending("deviceSettingStateSummaries"))
     }
 
     /// `deviceStatuses.request()` lists them; `deviceStatuses("deviceConfigurationDeviceStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/deviceStatuses`.
     public var deviceStatuses: CollectionRequestBuilder<DeviceConfigurationDeviceStatusRequestBuilder> {
         .init(client: client, path: path.appending("deviceStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/deviceStatusOverview`.
     public var deviceStatusOverview: DeviceConfigurationDeviceOverviewRequestBuilder {
         .init(client: client, path: path.appending("deviceStatusOverview"))
     }
 
     /// `userStatuses.request()` lists them; `userStatuses("deviceConfigurationUserStatus-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/userStatuses`.
     public var userStatuses: CollectionRequestBuilder<DeviceConfigurationUserStatusRequestBuilder> {
         .init(client: client, path: path.appending("userStatuses"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.windowsUpdateForBusinessConfiguration/userStatusOverview`.
     public var userStatusOverview: DeviceConfigurationUserOverviewRequestBuilder {
         .init(client: client, path: path.appending("userStatusOverview"))
     }
@@ -810,6 +848,10 @@ public typealias WindowsWebApp = Model<WindowsWebAppFields>
 ///
 /// - `createdDateTime`, `lastModifiedDateTime`, `publishingState`: Set by the service: read it, do not send it.
 /// - Present when the request expanded them (`expand(_:)`): `assignments`, `categories`.
+/// - Remark: Generated from `microsoft.graph.windowsWebApp`; inherited `id` from `microsoft.graph.entity`;
+///   `createdDateTime`, `description`, `developer`, `displayName`, `informationUrl`, `isFeatured`, `largeIcon`,
+///   `lastModifiedDateTime`, `notes`, `owner`, `privacyInformationUrl`, `publisher`, `publishingState`, `assignments`,
+///   `categories` from `microsoft.graph.mobileApp`.
 public enum WindowsWebAppFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -883,11 +925,15 @@ public struct WindowsWebAppRequestBuilder: ModelRequestBuilder {
     }
 
     /// `assignments.request()` lists them; `assignments("mobileAppAssignment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsWebApp/assignments`.
     public var assignments: CollectionRequestBuilder<MobileAppAssignmentRequestBuilder> {
         .init(client: client, path: path.appending("assignments"))
     }
 
     /// `categories.request()` lists them; `categories("mobileAppCategory-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.windowsWebApp/categories`.
     public var categories: CollectionRequestBuilder<MobileAppCategoryRequestBuilder> {
         .init(client: client, path: path.appending("categories"))
     }
@@ -911,6 +957,8 @@ public typealias WorkHoursAndLocationsSetting = Model<WorkHoursAndLocationsSetti
 /// The properties of a `WorkHoursAndLocationsSetting`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `occurrences`, `recurrences`.
+/// - Remark: Generated from `microsoft.graph.workHoursAndLocationsSetting`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WorkHoursAndLocationsSettingFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -958,11 +1006,15 @@ public struct WorkHoursAndLocationsSettingRequestBuilder: ModelRequestBuilder {
     }
 
     /// `occurrences.request()` lists them; `occurrences("workPlanOccurrence-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workHoursAndLocationsSetting/occurrences`.
     public var occurrences: CollectionRequestBuilder<WorkPlanOccurrenceRequestBuilder> {
         .init(client: client, path: path.appending("occurrences"))
     }
 
     /// `recurrences.request()` lists them; `recurrences("workPlanRecurrence-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workHoursAndLocationsSetting/recurrences`.
     public var recurrences: CollectionRequestBuilder<WorkPlanRecurrenceRequestBuilder> {
         .init(client: client, path: path.appending("recurrences"))
     }
@@ -1046,6 +1098,8 @@ extension WorkLocationUpdateScope {
 public typealias WorkPlanOccurrence = Model<WorkPlanOccurrenceFields>
 
 /// The properties of a `WorkPlanOccurrence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workPlanOccurrence`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkPlanOccurrenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1119,6 +1173,8 @@ extension CollectionRequestBuilder where ItemBuilder == WorkPlanOccurrenceReques
 public typealias WorkPlanRecurrence = Model<WorkPlanRecurrenceFields>
 
 /// The properties of a `WorkPlanRecurrence`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workPlanRecurrence`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkPlanRecurrenceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1172,6 +1228,7 @@ public typealias Workbook = Model<WorkbookFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `application`, `comments`, `functions`, `names`,
 ///   `operations`, `tables`, `worksheets`.
+/// - Remark: Generated from `microsoft.graph.workbook`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1207,6 +1264,8 @@ public enum WorkbookFields: FieldSet {
 public typealias WorkbookApplication = Model<WorkbookApplicationFields>
 
 /// The properties of a `WorkbookApplication`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookApplication`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookApplicationFields: FieldSet {
     public typealias Table = (id: Field<String>, calculationMode: Field<String>)
 
@@ -1259,6 +1318,7 @@ public typealias WorkbookChart = Model<WorkbookChartFields>
 ///
 /// - Present when the request expanded them (`expand(_:)`): `axes`, `dataLabels`, `format`, `legend`, `series`,
 ///   `title`, `worksheet`.
+/// - Remark: Generated from `microsoft.graph.workbookChart`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1306,6 +1366,7 @@ public typealias WorkbookChartAreaFormat = Model<WorkbookChartAreaFormatFields>
 /// The properties of a `WorkbookChartAreaFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAreaFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartAreaFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -1341,8 +1402,10 @@ public struct WorkbookChartAreaFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAreaFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAreaFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
 
@@ -1355,6 +1418,7 @@ public typealias WorkbookChartAxes = Model<WorkbookChartAxesFields>
 /// The properties of a `WorkbookChartAxes`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `categoryAxis`, `seriesAxis`, `valueAxis`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAxes`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartAxesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1401,12 +1465,15 @@ public struct WorkbookChartAxesRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxes/categoryAxis`.
     public var categoryAxis: WorkbookChartAxisRequestBuilder {
         .init(client: client, path: path.appending("categoryAxis"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxes/seriesAxis`.
     public var seriesAxis: WorkbookChartAxisRequestBuilder { .init(client: client, path: path.appending("seriesAxis")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxes/valueAxis`.
     public var valueAxis: WorkbookChartAxisRequestBuilder { .init(client: client, path: path.appending("valueAxis")) }
 }
 
@@ -1419,6 +1486,7 @@ public typealias WorkbookChartAxis = Model<WorkbookChartAxisFields>
 /// The properties of a `WorkbookChartAxis`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`, `majorGridlines`, `minorGridlines`, `title`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAxis`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartAxisFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1458,6 +1526,7 @@ public typealias WorkbookChartAxisFormat = Model<WorkbookChartAxisFormatFields>
 /// The properties of a `WorkbookChartAxisFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `font`, `line`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAxisFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartAxisFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>, line: Field<WorkbookChartLineFormat>)
 
@@ -1493,8 +1562,10 @@ public struct WorkbookChartAxisFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxisFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxisFormat/line`.
     public var line: WorkbookChartLineFormatRequestBuilder { .init(client: client, path: path.appending("line")) }
 }
 
@@ -1525,16 +1596,20 @@ public struct WorkbookChartAxisRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxis/format`.
     public var format: WorkbookChartAxisFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxis/majorGridlines`.
     public var majorGridlines: WorkbookChartGridlinesRequestBuilder {
         .init(client: client, path: path.appending("majorGridlines"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxis/minorGridlines`.
     public var minorGridlines: WorkbookChartGridlinesRequestBuilder {
         .init(client: client, path: path.appending("minorGridlines"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxis/title`.
     public var title: WorkbookChartAxisTitleRequestBuilder { .init(client: client, path: path.appending("title")) }
 }
 
@@ -1547,6 +1622,7 @@ public typealias WorkbookChartAxisTitle = Model<WorkbookChartAxisTitleFields>
 /// The properties of a `WorkbookChartAxisTitle`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAxisTitle`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartAxisTitleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1571,6 +1647,8 @@ public typealias WorkbookChartAxisTitleFormat = Model<WorkbookChartAxisTitleForm
 /// The properties of a `WorkbookChartAxisTitleFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `font`.
+/// - Remark: Generated from `microsoft.graph.workbookChartAxisTitleFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WorkbookChartAxisTitleFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, font: Field<WorkbookChartFont>)
 
@@ -1603,6 +1681,7 @@ public struct WorkbookChartAxisTitleFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitleFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
 
@@ -1628,6 +1707,7 @@ public struct WorkbookChartAxisTitleRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartAxisTitle/format`.
     public var format: WorkbookChartAxisTitleFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))
     }

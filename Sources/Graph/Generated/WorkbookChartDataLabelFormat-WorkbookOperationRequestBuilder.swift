@@ -13,6 +13,8 @@ public typealias WorkbookChartDataLabelFormat = Model<WorkbookChartDataLabelForm
 /// The properties of a `WorkbookChartDataLabelFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
+/// - Remark: Generated from `microsoft.graph.workbookChartDataLabelFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WorkbookChartDataLabelFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -48,8 +50,10 @@ public struct WorkbookChartDataLabelFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartDataLabelFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartDataLabelFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
 
@@ -62,6 +66,7 @@ public typealias WorkbookChartDataLabels = Model<WorkbookChartDataLabelsFields>
 /// The properties of a `WorkbookChartDataLabels`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartDataLabels`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartDataLabelsFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -116,6 +121,7 @@ public struct WorkbookChartDataLabelsRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartDataLabels/format`.
     public var format: WorkbookChartDataLabelFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))
     }
@@ -135,6 +141,7 @@ public struct WorkbookChartFillFields: FieldSet {
         fields: WorkbookChartFillFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -187,6 +194,8 @@ public struct WorkbookChartFillRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartFont = Model<WorkbookChartFontFields>
 
 /// The properties of a `WorkbookChartFont`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookChartFont`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartFontFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -241,6 +250,7 @@ public typealias WorkbookChartGridlines = Model<WorkbookChartGridlinesFields>
 /// The properties of a `WorkbookChartGridlines`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartGridlines`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartGridlinesFields: FieldSet {
     public typealias Table = (id: Field<String>, visible: Field<Bool>, format: Field<WorkbookChartGridlinesFormat>)
 
@@ -260,6 +270,8 @@ public typealias WorkbookChartGridlinesFormat = Model<WorkbookChartGridlinesForm
 /// The properties of a `WorkbookChartGridlinesFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `line`.
+/// - Remark: Generated from `microsoft.graph.workbookChartGridlinesFormat`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WorkbookChartGridlinesFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, line: Field<WorkbookChartLineFormat>)
 
@@ -292,6 +304,7 @@ public struct WorkbookChartGridlinesFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartGridlinesFormat/line`.
     public var line: WorkbookChartLineFormatRequestBuilder { .init(client: client, path: path.appending("line")) }
 }
 
@@ -317,6 +330,7 @@ public struct WorkbookChartGridlinesRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartGridlines/format`.
     public var format: WorkbookChartGridlinesFormatRequestBuilder {
         .init(client: client, path: path.appending("format"))
     }
@@ -331,6 +345,7 @@ public typealias WorkbookChartLegend = Model<WorkbookChartLegendFields>
 /// The properties of a `WorkbookChartLegend`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartLegend`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartLegendFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -362,6 +377,7 @@ public typealias WorkbookChartLegendFormat = Model<WorkbookChartLegendFormatFiel
 /// The properties of a `WorkbookChartLegendFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
+/// - Remark: Generated from `microsoft.graph.workbookChartLegendFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartLegendFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -397,8 +413,10 @@ public struct WorkbookChartLegendFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartLegendFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartLegendFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
 
@@ -424,6 +442,7 @@ public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartLegend/format`.
     public var format: WorkbookChartLegendFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
 
@@ -434,6 +453,8 @@ public struct WorkbookChartLegendRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookChartLineFormat = Model<WorkbookChartLineFormatFields>
 
 /// The properties of a `WorkbookChartLineFormat`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookChartLineFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartLineFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, color: Field<String>)
 
@@ -482,6 +503,7 @@ public typealias WorkbookChartPoint = Model<WorkbookChartPointFields>
 /// The properties of a `WorkbookChartPoint`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartPoint`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartPointFields: FieldSet {
     public typealias Table = (id: Field<String>, value: Field<JSONValue>, format: Field<WorkbookChartPointFormat>)
 
@@ -501,6 +523,7 @@ public typealias WorkbookChartPointFormat = Model<WorkbookChartPointFormatFields
 /// The properties of a `WorkbookChartPointFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`.
+/// - Remark: Generated from `microsoft.graph.workbookChartPointFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartPointFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>)
 
@@ -533,6 +556,7 @@ public struct WorkbookChartPointFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartPointFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 }
 
@@ -562,6 +586,7 @@ public struct WorkbookChartPointRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartPoint/format`.
     public var format: WorkbookChartPointFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
 
@@ -621,23 +646,31 @@ public struct WorkbookChartRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/axes`.
     public var axes: WorkbookChartAxesRequestBuilder { .init(client: client, path: path.appending("axes")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/dataLabels`.
     public var dataLabels: WorkbookChartDataLabelsRequestBuilder {
         .init(client: client, path: path.appending("dataLabels"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/format`.
     public var format: WorkbookChartAreaFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/legend`.
     public var legend: WorkbookChartLegendRequestBuilder { .init(client: client, path: path.appending("legend")) }
 
     /// `series.request()` lists them; `series("workbookChartSeries-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookChart/series`.
     public var series: CollectionRequestBuilder<WorkbookChartSeriesRequestBuilder> {
         .init(client: client, path: path.appending("series"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/title`.
     public var title: WorkbookChartTitleRequestBuilder { .init(client: client, path: path.appending("title")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChart/worksheet`.
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookChart/setData` (POST).
@@ -750,6 +783,7 @@ public typealias WorkbookChartSeries = Model<WorkbookChartSeriesFields>
 /// The properties of a `WorkbookChartSeries`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`, `points`.
+/// - Remark: Generated from `microsoft.graph.workbookChartSeries`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartSeriesFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -774,6 +808,7 @@ public typealias WorkbookChartSeriesFormat = Model<WorkbookChartSeriesFormatFiel
 /// The properties of a `WorkbookChartSeriesFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`, `line`.
+/// - Remark: Generated from `microsoft.graph.workbookChartSeriesFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartSeriesFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, line: Field<WorkbookChartLineFormat>)
 
@@ -809,8 +844,10 @@ public struct WorkbookChartSeriesFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartSeriesFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartSeriesFormat/line`.
     public var line: WorkbookChartLineFormatRequestBuilder { .init(client: client, path: path.appending("line")) }
 }
 
@@ -843,9 +880,12 @@ public struct WorkbookChartSeriesRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartSeries/format`.
     public var format: WorkbookChartSeriesFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
     /// `points.request()` lists them; `points("workbookChartPoint-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookChartSeries/points`.
     public var points: CollectionRequestBuilder<WorkbookChartPointRequestBuilder> {
         .init(client: client, path: path.appending("points"))
     }
@@ -877,6 +917,7 @@ public typealias WorkbookChartTitle = Model<WorkbookChartTitleFields>
 /// The properties of a `WorkbookChartTitle`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`.
+/// - Remark: Generated from `microsoft.graph.workbookChartTitle`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartTitleFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -908,6 +949,7 @@ public typealias WorkbookChartTitleFormat = Model<WorkbookChartTitleFormatFields
 /// The properties of a `WorkbookChartTitleFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `fill`, `font`.
+/// - Remark: Generated from `microsoft.graph.workbookChartTitleFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookChartTitleFormatFields: FieldSet {
     public typealias Table = (id: Field<String>, fill: Field<WorkbookChartFill>, font: Field<WorkbookChartFont>)
 
@@ -943,8 +985,10 @@ public struct WorkbookChartTitleFormatRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartTitleFormat/fill`.
     public var fill: WorkbookChartFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartTitleFormat/font`.
     public var font: WorkbookChartFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 }
 
@@ -970,6 +1014,7 @@ public struct WorkbookChartTitleRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookChartTitle/format`.
     public var format: WorkbookChartTitleFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 }
 
@@ -982,6 +1027,7 @@ public typealias WorkbookComment = Model<WorkbookCommentFields>
 /// The properties of a `WorkbookComment`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `replies`.
+/// - Remark: Generated from `microsoft.graph.workbookComment`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookCommentFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1009,6 +1055,8 @@ public enum WorkbookCommentFields: FieldSet {
 public typealias WorkbookCommentReply = Model<WorkbookCommentReplyFields>
 
 /// The properties of a `WorkbookCommentReply`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookCommentReply`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookCommentReplyFields: FieldSet {
     public typealias Table = (id: Field<String>, content: Field<String>, contentType: Field<String>)
 
@@ -1061,6 +1109,8 @@ public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
     }
 
     /// `replies.request()` lists them; `replies("workbookCommentReply-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookComment/replies`.
     public var replies: CollectionRequestBuilder<WorkbookCommentReplyRequestBuilder> {
         .init(client: client, path: path.appending("replies"))
     }
@@ -1073,6 +1123,8 @@ public struct WorkbookCommentRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFilter = Model<WorkbookFilterFields>
 
 /// The properties of a `WorkbookFilter`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookFilter`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookFilterFields: FieldSet {
     public typealias Table = (id: Field<String>, criteria: Field<WorkbookFilterCriteria>)
 
@@ -1283,6 +1335,8 @@ public struct WorkbookFilterRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFormatProtection = Model<WorkbookFormatProtectionFields>
 
 /// The properties of a `WorkbookFormatProtection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookFormatProtection`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookFormatProtectionFields: FieldSet {
     public typealias Table = (id: Field<String>, formulaHidden: Field<Bool>, locked: Field<Bool>)
 
@@ -1319,6 +1373,8 @@ public struct WorkbookFormatProtectionRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookFunctionResult = Model<WorkbookFunctionResultFields>
 
 /// The properties of a `WorkbookFunctionResult`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookFunctionResult`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookFunctionResultFields: FieldSet {
     public typealias Table = (id: Field<String>, error: Field<String>, value: Field<JSONValue>)
 
@@ -1362,6 +1418,7 @@ public struct WorkbookFunctionsFields: FieldSet {
         fields: WorkbookFunctionsFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -6101,6 +6158,7 @@ public typealias WorkbookNamedItem = Model<WorkbookNamedItemFields>
 /// The properties of a `WorkbookNamedItem`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `worksheet`.
+/// - Remark: Generated from `microsoft.graph.workbookNamedItem`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookNamedItemFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -6156,6 +6214,7 @@ public struct WorkbookNamedItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookNamedItem/worksheet`.
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookNamedItem/range` (GET).
@@ -6196,6 +6255,8 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookNamedItemRequest
 public typealias WorkbookOperation = Model<WorkbookOperationFields>
 
 /// The properties of a `WorkbookOperation`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookOperation`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookOperationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,

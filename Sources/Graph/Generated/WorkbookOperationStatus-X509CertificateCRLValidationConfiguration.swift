@@ -31,6 +31,7 @@ public typealias WorkbookPivotTable = Model<WorkbookPivotTableFields>
 /// The properties of a `WorkbookPivotTable`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `worksheet`.
+/// - Remark: Generated from `microsoft.graph.workbookPivotTable`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookPivotTableFields: FieldSet {
     public typealias Table = (id: Field<String>, name: Field<String>, worksheet: Field<WorkbookWorksheet>)
 
@@ -64,6 +65,7 @@ public struct WorkbookPivotTableRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookPivotTable/worksheet`.
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookPivotTable/refresh` (POST).
@@ -90,6 +92,7 @@ public typealias WorkbookRange = Model<WorkbookRangeFields>
 /// The properties of a `WorkbookRange`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `format`, `sort`, `worksheet`.
+/// - Remark: Generated from `microsoft.graph.workbookRange`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -151,6 +154,8 @@ public enum WorkbookRangeFields: FieldSet {
 public typealias WorkbookRangeBorder = Model<WorkbookRangeBorderFields>
 
 /// The properties of a `WorkbookRangeBorder`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookRangeBorder`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeBorderFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -223,6 +228,8 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookRangeBorderReque
 public typealias WorkbookRangeFill = Model<WorkbookRangeFillFields>
 
 /// The properties of a `WorkbookRangeFill`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookRangeFill`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeFillFields: FieldSet {
     public typealias Table = (id: Field<String>, color: Field<String>)
 
@@ -269,6 +276,8 @@ public struct WorkbookRangeFillRequestBuilder: ModelRequestBuilder {
 public typealias WorkbookRangeFont = Model<WorkbookRangeFontFields>
 
 /// The properties of a `WorkbookRangeFont`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookRangeFont`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeFontFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -323,6 +332,7 @@ public typealias WorkbookRangeFormat = Model<WorkbookRangeFormatFields>
 /// The properties of a `WorkbookRangeFormat`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `borders`, `fill`, `font`, `protection`.
+/// - Remark: Generated from `microsoft.graph.workbookRangeFormat`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeFormatFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -384,14 +394,19 @@ public struct WorkbookRangeFormatRequestBuilder: ModelRequestBuilder {
     }
 
     /// `borders.request()` lists them; `borders("workbookRangeBorder-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookRangeFormat/borders`.
     public var borders: CollectionRequestBuilder<WorkbookRangeBorderRequestBuilder> {
         .init(client: client, path: path.appending("borders"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRangeFormat/fill`.
     public var fill: WorkbookRangeFillRequestBuilder { .init(client: client, path: path.appending("fill")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRangeFormat/font`.
     public var font: WorkbookRangeFontRequestBuilder { .init(client: client, path: path.appending("font")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRangeFormat/protection`.
     public var protection: WorkbookFormatProtectionRequestBuilder {
         .init(client: client, path: path.appending("protection"))
     }
@@ -422,6 +437,7 @@ public struct WorkbookRangeReferenceFields: FieldSet {
         fields: WorkbookRangeReferenceFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.workbookRangeReference/address`.
     public let address: Field<String>
 
     private init() {
@@ -480,10 +496,13 @@ public struct WorkbookRangeRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRange/format`.
     public var format: WorkbookRangeFormatRequestBuilder { .init(client: client, path: path.appending("format")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRange/sort`.
     public var sort: WorkbookRangeSortRequestBuilder { .init(client: client, path: path.appending("sort")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookRange/worksheet`.
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookRange/clear` (POST).
@@ -738,6 +757,7 @@ public struct WorkbookRangeSortFields: FieldSet {
         fields: WorkbookRangeSortFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -796,6 +816,7 @@ public typealias WorkbookRangeView = Model<WorkbookRangeViewFields>
 /// The properties of a `WorkbookRangeView`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `rows`.
+/// - Remark: Generated from `microsoft.graph.workbookRangeView`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookRangeViewFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -861,6 +882,8 @@ public struct WorkbookRangeViewRequestBuilder: ModelRequestBuilder {
     }
 
     /// `rows.request()` lists them; `rows("workbookRangeView-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookRangeView/rows`.
     public var rows: CollectionRequestBuilder<WorkbookRangeViewRequestBuilder> {
         .init(client: client, path: path.appending("rows"))
     }
@@ -920,33 +943,45 @@ public struct WorkbookRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbook/application`.
     public var application: WorkbookApplicationRequestBuilder {
         .init(client: client, path: path.appending("application"))
     }
 
     /// `comments.request()` lists them; `comments("workbookComment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbook/comments`.
     public var comments: CollectionRequestBuilder<WorkbookCommentRequestBuilder> {
         .init(client: client, path: path.appending("comments"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbook/functions`.
     public var functions: WorkbookFunctionsRequestBuilder { .init(client: client, path: path.appending("functions")) }
 
     /// `names.request()` lists them; `names("workbookNamedItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbook/names`.
     public var names: CollectionRequestBuilder<WorkbookNamedItemRequestBuilder> {
         .init(client: client, path: path.appending("names"))
     }
 
     /// `operations.request()` lists them; `operations("workbookOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbook/operations`.
     public var operations: CollectionRequestBuilder<WorkbookOperationRequestBuilder> {
         .init(client: client, path: path.appending("operations"))
     }
 
     /// `tables.request()` lists them; `tables("workbookTable-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbook/tables`.
     public var tables: CollectionRequestBuilder<WorkbookTableRequestBuilder> {
         .init(client: client, path: path.appending("tables"))
     }
 
     /// `worksheets.request()` lists them; `worksheets("workbookWorksheet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbook/worksheets`.
     public var worksheets: CollectionRequestBuilder<WorkbookWorksheetRequestBuilder> {
         .init(client: client, path: path.appending("worksheets"))
     }
@@ -1046,6 +1081,7 @@ public typealias WorkbookTable = Model<WorkbookTableFields>
 /// The properties of a `WorkbookTable`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `columns`, `rows`, `sort`, `worksheet`.
+/// - Remark: Generated from `microsoft.graph.workbookTable`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookTableFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1097,6 +1133,7 @@ public typealias WorkbookTableColumn = Model<WorkbookTableColumnFields>
 /// The properties of a `WorkbookTableColumn`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `filter`.
+/// - Remark: Generated from `microsoft.graph.workbookTableColumn`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookTableColumnFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1150,6 +1187,7 @@ public struct WorkbookTableColumnRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookTableColumn/filter`.
     public var filter: WorkbookFilterRequestBuilder { .init(client: client, path: path.appending("filter")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookTableColumn/dataBodyRange` (GET).
@@ -1245,17 +1283,23 @@ public struct WorkbookTableRequestBuilder: ModelRequestBuilder {
     }
 
     /// `columns.request()` lists them; `columns("workbookTableColumn-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookTable/columns`.
     public var columns: CollectionRequestBuilder<WorkbookTableColumnRequestBuilder> {
         .init(client: client, path: path.appending("columns"))
     }
 
     /// `rows.request()` lists them; `rows("workbookTableRow-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookTable/rows`.
     public var rows: CollectionRequestBuilder<WorkbookTableRowRequestBuilder> {
         .init(client: client, path: path.appending("rows"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookTable/sort`.
     public var sort: WorkbookTableSortRequestBuilder { .init(client: client, path: path.appending("sort")) }
 
+    /// - Remark: Generated from `microsoft.graph.workbookTable/worksheet`.
     public var worksheet: WorkbookWorksheetRequestBuilder { .init(client: client, path: path.appending("worksheet")) }
 
     /// - Remark: Generated from `microsoft.graph.workbookTable/clearFilters` (POST).
@@ -1335,6 +1379,8 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookTableRequestBuil
 public typealias WorkbookTableRow = Model<WorkbookTableRowFields>
 
 /// The properties of a `WorkbookTableRow`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookTableRow`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookTableRowFields: FieldSet {
     public typealias Table = (id: Field<String>, index: Field<Int32>, values: Field<JSONValue>)
 
@@ -1413,6 +1459,8 @@ extension CollectionRequestBuilder where ItemBuilder == WorkbookTableRowRequestB
 public typealias WorkbookTableSort = Model<WorkbookTableSortFields>
 
 /// The properties of a `WorkbookTableSort`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookTableSort`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookTableSortFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1488,6 +1536,7 @@ public typealias WorkbookWorksheet = Model<WorkbookWorksheetFields>
 /// The properties of a `WorkbookWorksheet`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `charts`, `names`, `pivotTables`, `protection`, `tables`.
+/// - Remark: Generated from `microsoft.graph.workbookWorksheet`; inherited `id` from `microsoft.graph.entity`.
 public enum WorkbookWorksheetFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1525,6 +1574,9 @@ public enum WorkbookWorksheetFields: FieldSet {
 public typealias WorkbookWorksheetProtection = Model<WorkbookWorksheetProtectionFields>
 
 /// The properties of a `WorkbookWorksheetProtection`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.workbookWorksheetProtection`; inherited `id` from
+///   `microsoft.graph.entity`.
 public enum WorkbookWorksheetProtectionFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1652,25 +1704,34 @@ public struct WorkbookWorksheetRequestBuilder: ModelRequestBuilder {
     }
 
     /// `charts.request()` lists them; `charts("workbookChart-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookWorksheet/charts`.
     public var charts: CollectionRequestBuilder<WorkbookChartRequestBuilder> {
         .init(client: client, path: path.appending("charts"))
     }
 
     /// `names.request()` lists them; `names("workbookNamedItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookWorksheet/names`.
     public var names: CollectionRequestBuilder<WorkbookNamedItemRequestBuilder> {
         .init(client: client, path: path.appending("names"))
     }
 
     /// `pivotTables.request()` lists them; `pivotTables("workbookPivotTable-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookWorksheet/pivotTables`.
     public var pivotTables: CollectionRequestBuilder<WorkbookPivotTableRequestBuilder> {
         .init(client: client, path: path.appending("pivotTables"))
     }
 
+    /// - Remark: Generated from `microsoft.graph.workbookWorksheet/protection`.
     public var protection: WorkbookWorksheetProtectionRequestBuilder {
         .init(client: client, path: path.appending("protection"))
     }
 
     /// `tables.request()` lists them; `tables("workbookTable-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workbookWorksheet/tables`.
     public var tables: CollectionRequestBuilder<WorkbookTableRequestBuilder> {
         .init(client: client, path: path.appending("tables"))
     }
@@ -1738,6 +1799,9 @@ public typealias WorkforceIntegration = Model<WorkforceIntegrationFields>
 /// The properties of a `WorkforceIntegration`, inherited ones included.
 ///
 /// - `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime`: Set by the service: read it, do not send it.
+/// - Remark: Generated from `microsoft.graph.workforceIntegration`; inherited `id` from `microsoft.graph.entity`;
+///   `createdBy`, `createdDateTime`, `lastModifiedBy`, `lastModifiedDateTime` from
+///   `microsoft.graph.changeTrackedEntity`.
 public enum WorkforceIntegrationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -1922,6 +1986,7 @@ public struct WorkingTimeScheduleFields: FieldSet {
         fields: WorkingTimeScheduleFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     private init() {
@@ -1973,6 +2038,9 @@ public typealias Workspace = Model<WorkspaceFields>
 /// The properties of a `Workspace`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `checkIns`.
+/// - Remark: Generated from `microsoft.graph.workspace`; inherited `id` from `microsoft.graph.entity`; `address`,
+///   `displayName`, `geoCoordinates`, `isWheelChairAccessible`, `label`, `parentId`, `phone`, `placeId`, `tags`,
+///   `checkIns` from `microsoft.graph.place`.
 public enum WorkspaceFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2041,6 +2109,8 @@ public struct WorkspaceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `checkIns.request()` lists them; `checkIns("checkInClaim-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.workspace/checkIns`.
     public var checkIns: CollectionRequestBuilder<CheckInClaimRequestBuilder> {
         .init(client: client, path: path.appending("checkIns"))
     }
@@ -2080,6 +2150,8 @@ public typealias X509CertificateAuthenticationMethodConfiguration =
 /// The properties of a `X509CertificateAuthenticationMethodConfiguration`, inherited ones included.
 ///
 /// - Present when the request expanded them (`expand(_:)`): `includeTargets`.
+/// - Remark: Generated from `microsoft.graph.x509CertificateAuthenticationMethodConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `excludeTargets`, `state` from `microsoft.graph.authenticationMethodConfiguration`.
 public enum X509CertificateAuthenticationMethodConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -2133,6 +2205,8 @@ public struct X509CertificateAuthenticationMethodConfigurationRequestBuilder: Mo
     }
 
     /// `includeTargets.request()` lists them; `includeTargets("authenticationMethodTarget-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.x509CertificateAuthenticationMethodConfiguration/includeTargets`.
     public var includeTargets: CollectionRequestBuilder<AuthenticationMethodTargetRequestBuilder> {
         .init(client: client, path: path.appending("includeTargets"))
     }

@@ -30,6 +30,9 @@ extension X509CertificateCRLValidationConfigurationState {
 public typealias X509CertificateCombinationConfiguration = Model<X509CertificateCombinationConfigurationFields>
 
 /// The properties of a `X509CertificateCombinationConfiguration`, inherited ones included.
+///
+/// - Remark: Generated from `microsoft.graph.x509CertificateCombinationConfiguration`; inherited `id` from
+///   `microsoft.graph.entity`; `appliesToCombinations` from `microsoft.graph.authenticationCombinationConfiguration`.
 public enum X509CertificateCombinationConfigurationFields: FieldSet {
     public typealias Table = (
         id: Field<String>,
@@ -86,6 +89,7 @@ public struct X509CertificateIssuerHintsConfigurationFields: FieldSet {
         fields: X509CertificateIssuerHintsConfigurationFields()
     )
 
+    /// - Remark: Generated from `microsoft.graph.x509CertificateIssuerHintsConfiguration/state`.
     public let state: Field<X509CertificateIssuerHintsState>
 
     private init() {

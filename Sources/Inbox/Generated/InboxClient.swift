@@ -66,6 +66,8 @@ public struct InboxClient: RequestBuilder {
     /// The email accounts (namespaces) the token gives access to.
     ///
     /// `namespaces.request()` lists them; `namespaces("namespace_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Service/n`.
     public var namespaces: CollectionRequestBuilder<NamespaceRequestBuilder> {
         .init(client: client, path: path.appending("n"))
     }

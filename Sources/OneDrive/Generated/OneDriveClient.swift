@@ -104,6 +104,8 @@ public struct OneDriveClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -114,6 +116,8 @@ public struct OneDriveClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `shares.request()` lists them; `shares("sharedDriveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/shares`.
     public var shares: CollectionRequestBuilder<SharedDriveItemRequestBuilder> {
         .init(client: client, path: path.appending("shares", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -121,6 +125,8 @@ public struct OneDriveClient: RequestBuilder {
     /// The webhook subscriptions of the calling application.
     ///
     /// `subscriptions.request()` lists them; `subscriptions("subscription-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/subscriptions`.
     public var subscriptions: CollectionRequestBuilder<SubscriptionRequestBuilder> {
         .init(client: client, path: path.appending("subscriptions"))
     }
@@ -128,6 +134,8 @@ public struct OneDriveClient: RequestBuilder {
     /// Users, addressed by identifier or user principal name, to reach their drives.
     ///
     /// `users.request()` lists them; `users("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/users`.
     public var users: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
@@ -135,6 +143,8 @@ public struct OneDriveClient: RequestBuilder {
     /// Microsoft 365 groups, addressed by identifier, to reach their document libraries.
     ///
     /// `groups.request()` lists them; `groups("group-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/groups`.
     public var groups: CollectionRequestBuilder<GroupRequestBuilder> {
         .init(client: client, path: path.appending("groups"))
     }
@@ -145,6 +155,8 @@ public struct OneDriveClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `sites.request()` lists them; `sites("site-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/sites`.
     public var sites: CollectionRequestBuilder<SiteRequestBuilder> {
         .init(client: client, path: path.appending("sites", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }
@@ -153,6 +165,8 @@ public struct OneDriveClient: RequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/drive`.
     public var drive: DriveRequestBuilder {
         .init(client: client, path: path.appending("drive", refusing: [.patch, .put, .delete]))
     }
@@ -161,5 +175,7 @@ public struct OneDriveClient: RequestBuilder {
     ///
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneDriveService/me`.
     public var me: UserRequestBuilder { .init(client: client, path: path.appending("me", refusing: [.delete])) }
 }

@@ -108,6 +108,8 @@ public struct OneNoteClient: RequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/notebooks`.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
         .init(client: client, path: path.appending("notebooks", itemsRefusing: [.patch, .put, .delete]))
     }
@@ -118,6 +120,8 @@ public struct OneNoteClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(
             client: client,
@@ -131,6 +135,8 @@ public struct OneNoteClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(
             client: client,
@@ -144,6 +150,8 @@ public struct OneNoteClient: RequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/pages`.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
         .init(client: client, path: path.appending("pages", itemsRefusing: [.patch, .put]))
     }
@@ -154,6 +162,8 @@ public struct OneNoteClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `resources.request()` lists them; `resources("onenoteResource-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/resources`.
     public var resources: CollectionRequestBuilder<OnenoteResourceRequestBuilder> {
         .init(
             client: client,
@@ -167,6 +177,8 @@ public struct OneNoteClient: RequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `operations.request()` lists them; `operations("onenoteOperation-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.OneNoteService/operations`.
     public var operations: CollectionRequestBuilder<OnenoteOperationRequestBuilder> {
         .init(
             client: client,

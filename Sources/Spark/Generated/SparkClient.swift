@@ -110,16 +110,22 @@ public struct SparkClient: RequestBuilder {
     /// Listings the signed-in user may search.
     ///
     /// `listings.request()` lists them; `listings("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/listings`.
     public var listings: CollectionRequestBuilder<ListingRequestBuilder> {
         .init(client: client, path: path.appending("listings"))
     }
 
     /// Resources of the signed-in user.
+    ///
+    /// - Remark: Generated from `spark.Service/my`.
     public var my: MyRequestBuilder { .init(client: client, path: path.appending("my")) }
 
     /// The user's listing carts: named lists of listings.
     ///
     /// `listingCarts.request()` lists them; `listingCarts("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/listingcarts`.
     public var listingCarts: CollectionRequestBuilder<ListingCartRequestBuilder> {
         .init(client: client, path: path.appending("listingcarts"))
     }
@@ -127,6 +133,8 @@ public struct SparkClient: RequestBuilder {
     /// The signed-in user's contacts.
     ///
     /// `contacts.request()` lists them; `contacts("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
@@ -134,6 +142,8 @@ public struct SparkClient: RequestBuilder {
     /// Metadata of the standard listing fields.
     ///
     /// `standardFields.request()` lists them; `standardFields("Field")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/standardfields`.
     public var standardFields: CollectionRequestBuilder<StandardFieldMapRequestBuilder> {
         .init(client: client, path: path.appending("standardfields"))
     }
@@ -141,6 +151,8 @@ public struct SparkClient: RequestBuilder {
     /// Accounts of the user's MLS the user may see: agents, offices, companies.
     ///
     /// `accounts.request()` lists them; `accounts("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/accounts`.
     public var accounts: CollectionRequestBuilder<AccountRequestBuilder> {
         .init(client: client, path: path.appending("accounts"))
     }
@@ -148,45 +160,65 @@ public struct SparkClient: RequestBuilder {
     /// What happened to the user's contacts and listings, newest first.
     ///
     /// `activities.request()` lists them; `activities("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/activities`.
     public var activities: CollectionRequestBuilder<ActivityRequestBuilder> {
         .init(client: client, path: path.appending("activities"))
     }
 
     /// Settings of the Flexmls Connect (IDX) products.
+    ///
+    /// - Remark: Generated from `spark.Service/connect`.
     public var connect: ConnectRequestBuilder { .init(client: client, path: path.appending("connect")) }
 
     /// Metadata of the MLS's own listing fields.
     ///
     /// `customFields.request()` lists them; `customFields("Field")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/customfields`.
     public var customFields: CollectionRequestBuilder<CustomFieldMapRequestBuilder> {
         .init(client: client, path: path.appending("customfields"))
     }
 
     /// Services of the Flexmls front end.
+    ///
+    /// - Remark: Generated from `spark.Service/flexmls`.
     public var flexmls: FlexmlsRequestBuilder { .init(client: client, path: path.appending("flexmls")) }
 
     /// How the MLS orders and groups listing fields.
+    ///
+    /// - Remark: Generated from `spark.Service/fields`.
     public var fields: FieldsRequestBuilder { .init(client: client, path: path.appending("fields")) }
 
     /// The user's IDX (Internet Data Exchange) settings.
     ///
     /// `idx.request()` lists them; `idx("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/idx`.
     public var idx: CollectionRequestBuilder<IdxRequestBuilder> { .init(client: client, path: path.appending("idx")) }
 
     /// The user's IDX links: public searches published on the web.
     ///
     /// `idxLinks.request()` lists them; `idxLinks("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/idxlinks`.
     public var idxLinks: CollectionRequestBuilder<IdxLinkRequestBuilder> {
         .init(client: client, path: path.appending("idxlinks"))
     }
 
     /// Resources of the user's office.
+    ///
+    /// - Remark: Generated from `spark.Service/office`.
     public var office: OfficeRequestBuilder { .init(client: client, path: path.appending("office")) }
 
     /// Resources of the user's company.
+    ///
+    /// - Remark: Generated from `spark.Service/company`.
     public var company: CompanyRequestBuilder { .init(client: client, path: path.appending("company")) }
 
     /// Monthly market statistics of the user's MLS.
+    ///
+    /// - Remark: Generated from `spark.Service/marketstatistics`.
     public var marketStatistics: MarketStatisticsRequestBuilder {
         .init(client: client, path: path.appending("marketstatistics"))
     }
@@ -194,6 +226,8 @@ public struct SparkClient: RequestBuilder {
     /// Messages between the user and other Spark users, such as showing requests.
     ///
     /// `messages.request()` lists them; `messages("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
@@ -201,6 +235,8 @@ public struct SparkClient: RequestBuilder {
     /// News feeds: subscriptions that email contacts about listing events.
     ///
     /// `newsFeeds.request()` lists them; `newsFeeds("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/newsfeeds`.
     public var newsFeeds: CollectionRequestBuilder<NewsFeedRequestBuilder> {
         .init(client: client, path: path.appending("newsfeeds"))
     }
@@ -208,6 +244,8 @@ public struct SparkClient: RequestBuilder {
     /// Notifications to the user from applications.
     ///
     /// `notifications.request()` lists them; `notifications("Ids")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/notifications`.
     public var notifications: CollectionRequestBuilder<NotificationRequestBuilder> {
         .init(client: client, path: path.appending("notifications"))
     }
@@ -215,11 +253,15 @@ public struct SparkClient: RequestBuilder {
     /// The agent's consumer portal (VOW).
     ///
     /// `portal.request()` lists them; `portal("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/portal`.
     public var portal: CollectionRequestBuilder<PortalRequestBuilder> {
         .init(client: client, path: path.appending("portal"))
     }
 
     /// The property types of the user's MLS.
+    ///
+    /// - Remark: Generated from `spark.Service/propertytypes`.
     public var propertyTypes: PropertyTypeRequestBuilder {
         .init(client: client, path: path.appending("propertytypes"))
     }
@@ -227,14 +269,20 @@ public struct SparkClient: RequestBuilder {
     /// The user's saved searches; their listings are `_filter=SavedSearch Eq '<Id>'` on the listings.
     ///
     /// `savedSearches.request()` lists them; `savedSearches("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/savedsearches`.
     public var savedSearches: CollectionRequestBuilder<SavedSearchRequestBuilder> {
         .init(client: client, path: path.appending("savedsearches"))
     }
 
     /// What the user's agent provides to the user (for portal users).
+    ///
+    /// - Remark: Generated from `spark.Service/provided`.
     public var provided: ProvidedRequestBuilder { .init(client: client, path: path.appending("provided")) }
 
     /// Templates for searching and sorting listings.
+    ///
+    /// - Remark: Generated from `spark.Service/searchtemplates`.
     public var searchTemplates: SearchTemplatesRequestBuilder {
         .init(client: client, path: path.appending("searchtemplates"))
     }
@@ -242,6 +290,8 @@ public struct SparkClient: RequestBuilder {
     /// Links that share listings, a saved search or a cart with people without a Spark account.
     ///
     /// `sharedLinks.request()` lists them; `sharedLinks("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/sharedlinks`.
     public var sharedLinks: CollectionRequestBuilder<SharedLinkRequestBuilder> {
         .init(client: client, path: path.appending("sharedlinks"))
     }
@@ -249,14 +299,20 @@ public struct SparkClient: RequestBuilder {
     /// Listings shared as a public page.
     ///
     /// `sharedListings.request()` lists them; `sharedListings("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Service/sharedlistings`.
     public var sharedListings: CollectionRequestBuilder<SharedListingRequestBuilder> {
         .init(client: client, path: path.appending("sharedlistings"))
     }
 
     /// The user's system: who they are in which MLS, and the MLS's display settings.
+    ///
+    /// - Remark: Generated from `spark.Service/system`.
     public var system: SystemInfoRequestBuilder { .init(client: client, path: path.appending("system")) }
 
     /// OAuth 2 sign-in: exchanging grants for tokens.
+    ///
+    /// - Remark: Generated from `spark.Service/oauth2`.
     public var oauth2: OAuth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }
 
     /// Starts an API-key session; later requests are signed with the key's secret.

@@ -38,6 +38,8 @@ public struct DeltaPageRequestBuilder: ModelRequestBuilder {
     }
 
     /// Long polling for changes of a namespace.
+    ///
+    /// - Remark: Generated from `inbox.delta/longpoll`.
     public var longpoll: LongpollRequestBuilder { .init(client: client, path: path.appending("longpoll")) }
 
     /// The changes after a cursor; ask again with cursor_end until cursor_start equals cursor_end.

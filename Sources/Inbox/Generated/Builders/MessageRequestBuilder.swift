@@ -55,6 +55,7 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `inbox.Message/rfc2822`.
     public var rfc2822: RawMessageRequestBuilder { .init(client: client, path: path.appending("rfc2822")) }
 
     /// Marks a message as read or unread.

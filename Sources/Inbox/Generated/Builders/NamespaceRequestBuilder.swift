@@ -40,6 +40,8 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The conversations of a namespace.
     ///
     /// `threads.request()` lists them; `threads("thread_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/threads`.
     public var threads: CollectionRequestBuilder<MailThreadRequestBuilder> {
         .init(client: client, path: path.appending("threads"))
     }
@@ -47,6 +49,8 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The messages of a namespace.
     ///
     /// `messages.request()` lists them; `messages("message_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
@@ -54,6 +58,8 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The unsent messages of a namespace.
     ///
     /// `drafts.request()` lists them; `drafts("draft_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/drafts`.
     public var drafts: CollectionRequestBuilder<DraftRequestBuilder> {
         .init(client: client, path: path.appending("drafts"))
     }
@@ -61,6 +67,8 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The people a namespace has corresponded with.
     ///
     /// `contacts.request()` lists them; `contacts("contact_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
@@ -68,11 +76,15 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The tags of a namespace: the system's (inbox, unread, starred, archive, ...) and the user's own.
     ///
     /// `tags.request()` lists them; `tags("tag_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/tags`.
     public var tags: CollectionRequestBuilder<TagRequestBuilder> { .init(client: client, path: path.appending("tags")) }
 
     /// The attachments and uploads of a namespace.
     ///
     /// `files.request()` lists them; `files("file_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/files`.
     public var files: CollectionRequestBuilder<FileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
@@ -80,6 +92,8 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The calendars of a namespace.
     ///
     /// `calendars.request()` lists them; `calendars("calendar_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/calendars`.
     public var calendars: CollectionRequestBuilder<MailCalendarRequestBuilder> {
         .init(client: client, path: path.appending("calendars"))
     }
@@ -87,11 +101,15 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// The calendar events of a namespace.
     ///
     /// `events.request()` lists them; `events("event_id")` addresses one.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// Changes to a namespace since a cursor, for keeping a local copy in sync.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/delta`.
     public var delta: DeltaPageRequestBuilder { .init(client: client, path: path.appending("delta")) }
 
     /// Sends a saved draft (draft_id and version), or a new message given directly without saving it first.

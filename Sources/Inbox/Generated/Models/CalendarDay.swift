@@ -21,9 +21,13 @@ public struct CalendarDayFields: FieldSet {
     )
 
     /// The form: "time", "timespan", "date" or "datespan".
+    ///
+    /// - Remark: Generated from `inbox.When/object`.
     public let object: Field<String>
 
     /// The day, as YYYY-MM-DD.
+    ///
+    /// - Remark: Generated from `inbox.CalendarDay/date`.
     public let date: Field<CalendarDate>
 
     private init() {

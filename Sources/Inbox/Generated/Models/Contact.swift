@@ -18,22 +18,32 @@ public struct ContactFields: FieldSet {
     /// The contact's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Contact/id`.
     public let id: Field<String>
 
     /// The object's type: "contact".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Contact/object`.
     public let object: Field<String>
 
     /// The namespace the contact belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Contact/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The contact's name, which may be empty.
+    ///
+    /// - Remark: Generated from `inbox.Contact/name`.
     public let name: Field<String>
 
     /// The contact's email address.
+    ///
+    /// - Remark: Generated from `inbox.Contact/email`.
     public let email: Field<String>
 
     private init() {

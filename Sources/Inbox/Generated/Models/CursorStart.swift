@@ -16,6 +16,8 @@ public struct CursorStartFields: FieldSet {
     public static let schema = ModelSchema("inbox.CursorStart", fields: CursorStartFields())
 
     /// The moment, in Unix seconds.
+    ///
+    /// - Remark: Generated from `inbox.CursorStart/start`.
     public let start: Field<Int64>
 
     private init() {

@@ -16,12 +16,18 @@ public struct DatespanFields: FieldSet {
     public static let schema = ModelSchema("inbox.Datespan", base: When.self, tag: "datespan", fields: DatespanFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
+    ///
+    /// - Remark: Generated from `inbox.When/object`.
     public let object: Field<String>
 
     /// The first day, as YYYY-MM-DD.
+    ///
+    /// - Remark: Generated from `inbox.Datespan/start_date`.
     public let startDate: Field<CalendarDate>
 
     /// The last day, as YYYY-MM-DD.
+    ///
+    /// - Remark: Generated from `inbox.Datespan/end_date`.
     public let endDate: Field<CalendarDate>
 
     private init() {

@@ -16,6 +16,8 @@ public struct DeltaCursorFields: FieldSet {
     public static let schema = ModelSchema("inbox.DeltaCursor", fields: DeltaCursorFields())
 
     /// The opaque cursor to pass to the delta list.
+    ///
+    /// - Remark: Generated from `inbox.DeltaCursor/cursor`.
     public let cursor: Field<String>
 
     private init() {

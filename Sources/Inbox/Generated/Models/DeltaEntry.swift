@@ -16,21 +16,33 @@ public struct DeltaEntryFields: FieldSet {
     public static let schema = ModelSchema("inbox.DeltaEntry", fields: DeltaEntryFields())
 
     /// The changed object's id.
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/id`.
     public let id: Field<String>
 
     /// The changed object's type, such as "thread" or "message".
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/object`.
     public let object: Field<String>
 
     /// Whether the object was created, modified or deleted.
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/event`.
     public let event: Field<ChangeKind>
 
     /// The cursor just after this change.
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/cursor`.
     public let cursor: Field<String>
 
     /// The namespace the object belongs to.
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The object after the change, shaped as its type (absent for deletes).
+    ///
+    /// - Remark: Generated from `inbox.DeltaEntry/attributes`.
     public let attributes: Field<JSONValue>
 
     private init() {

@@ -16,12 +16,18 @@ public struct DeltaPageFields: FieldSet {
     public static let schema = ModelSchema("inbox.DeltaPage", fields: DeltaPageFields())
 
     /// The cursor this round started from.
+    ///
+    /// - Remark: Generated from `inbox.DeltaPage/cursor_start`.
     public let cursorStart: Field<String>
 
     /// The cursor after this round's last change; pass it to ask for the next round.
+    ///
+    /// - Remark: Generated from `inbox.DeltaPage/cursor_end`.
     public let cursorEnd: Field<String>
 
     /// The changes, oldest first.
+    ///
+    /// - Remark: Generated from `inbox.DeltaPage/deltas`.
     public let deltas: Field<[DeltaEntry]>
 
     private init() {

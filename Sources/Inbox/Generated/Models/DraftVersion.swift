@@ -16,6 +16,8 @@ public struct DraftVersionFields: FieldSet {
     public static let schema = ModelSchema("inbox.DraftVersion", fields: DraftVersionFields())
 
     /// The latest version of the draft.
+    ///
+    /// - Remark: Generated from `inbox.DraftVersion/version`.
     public let version: Field<Int32>
 
     private init() {

@@ -18,50 +18,77 @@ public struct EventFields: FieldSet {
     /// The event's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Event/id`.
     public let id: Field<String>
 
     /// The object's type: "event".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Event/object`.
     public let object: Field<String>
 
     /// The namespace the event belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Event/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The calendar the event is on.
+    ///
+    /// - Remark: Generated from `inbox.Event/calendar_id`.
     public let calendarId: Field<String>
 
     /// The event's title.
+    ///
+    /// - Remark: Generated from `inbox.Event/title`.
     public let title: Field<String>
 
     /// The event's description.
+    ///
+    /// - Remark: Generated from `inbox.Event/description`.
     public let description: Field<String>
 
     /// Where the event takes place.
+    ///
+    /// - Remark: Generated from `inbox.Event/location`.
     public let location: Field<String>
 
     /// The people invited.
+    ///
+    /// - Remark: Generated from `inbox.Event/participants`.
     public let participants: Field<[EventParticipant]>
 
     /// Whether the event cannot be changed.
+    ///
+    /// - Remark: Generated from `inbox.Event/read_only`.
     public let readOnly: Field<Bool>
 
     /// Whether the event shows its time as busy.
+    ///
+    /// - Remark: Generated from `inbox.Event/busy`.
     public let busy: Field<Bool>
 
     /// The event's state: confirmed, tentative or cancelled.
+    ///
+    /// - Remark: Generated from `inbox.Event/status`.
     public let status: Field<String>
 
+    /// - Remark: Generated from `inbox.Event/recurrence`.
     public let recurrence: Field<Recurrence>
 
     /// For one occurrence of a recurring event, the id of the recurring event.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Event/master_event_id`.
     public let masterEventId: Field<String>
 
     /// When the event happens: a moment, a span of time, a day or a span of days.
+    ///
+    /// - Remark: Generated from `inbox.Event/when`.
     public let when: Field<When>
 
     private init() {

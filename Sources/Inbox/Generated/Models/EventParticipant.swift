@@ -20,12 +20,18 @@ public struct EventParticipantFields: FieldSet {
     )
 
     /// The person's display name, which may be empty.
+    ///
+    /// - Remark: Generated from `inbox.Participant/name`.
     public let name: Field<String>
 
     /// The person's email address.
+    ///
+    /// - Remark: Generated from `inbox.Participant/email`.
     public let email: Field<String>
 
     /// The answer to the invitation: yes, no, maybe or noreply.
+    ///
+    /// - Remark: Generated from `inbox.EventParticipant/status`.
     public let status: Field<String>
 
     private init() {

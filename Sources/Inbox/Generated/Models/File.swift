@@ -18,31 +18,47 @@ public struct FileFields: FieldSet {
     /// The file's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.File/id`.
     public let id: Field<String>
 
     /// The object's type: "file".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.File/object`.
     public let object: Field<String>
 
     /// The namespace the file belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.File/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The file's name, which may be absent for inline parts.
+    ///
+    /// - Remark: Generated from `inbox.File/filename`.
     public let filename: Field<String>
 
     /// The file's size in bytes.
+    ///
+    /// - Remark: Generated from `inbox.File/size`.
     public let size: Field<Int64>
 
     /// The file's MIME type, such as image/png.
+    ///
+    /// - Remark: Generated from `inbox.File/content_type`.
     public let contentType: Field<String>
 
     /// The messages the file is attached to.
+    ///
+    /// - Remark: Generated from `inbox.File/message_ids`.
     public let messageIds: Field<[String]>
 
     /// Whether the file is shown inside a message body (an inline image) rather than attached.
+    ///
+    /// - Remark: Generated from `inbox.File/is_embedded`.
     public let isEmbedded: Field<Bool>
 
     private init() {

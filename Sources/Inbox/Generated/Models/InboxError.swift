@@ -16,9 +16,13 @@ public struct InboxErrorFields: FieldSet {
     public static let schema = ModelSchema("inbox.Error", fields: InboxErrorFields())
 
     /// The kind of failure, such as api_error or invalid_request_error.
+    ///
+    /// - Remark: Generated from `inbox.Error/type`.
     public let type: Field<String>
 
     /// What went wrong, for people.
+    ///
+    /// - Remark: Generated from `inbox.Error/message`.
     public let message: Field<String>
 
     private init() {

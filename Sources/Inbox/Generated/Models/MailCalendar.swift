@@ -18,25 +18,37 @@ public struct MailCalendarFields: FieldSet {
     /// The calendar's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/id`.
     public let id: Field<String>
 
     /// The object's type: "calendar".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/object`.
     public let object: Field<String>
 
     /// The namespace the calendar belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The calendar's name.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/name`.
     public let name: Field<String>
 
     /// What the calendar is for.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/description`.
     public let description: Field<String>
 
     /// Whether the calendar's events cannot be changed.
+    ///
+    /// - Remark: Generated from `inbox.Calendar/read_only`.
     public let readOnly: Field<Bool>
 
     private init() {

@@ -18,65 +18,93 @@ public struct MailThreadFields: FieldSet {
     /// The thread's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/id`.
     public let id: Field<String>
 
     /// The object's type: "thread".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/object`.
     public let object: Field<String>
 
     /// The namespace the thread belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The subject of the thread's first message.
+    ///
+    /// - Remark: Generated from `inbox.Thread/subject`.
     public let subject: Field<String>
 
     /// Everyone who sent or received a message of the thread.
+    ///
+    /// - Remark: Generated from `inbox.Thread/participants`.
     public let participants: Field<[Participant]>
 
     /// When the first message was sent, in Unix seconds.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/first_message_timestamp`.
     public let firstMessageTimestamp: Field<Int64>
 
     /// When the latest message was sent, in Unix seconds.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/last_message_timestamp`.
     public let lastMessageTimestamp: Field<Int64>
 
     /// The start of the latest message's text.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/snippet`.
     public let snippet: Field<String>
 
     /// The thread's tags.
+    ///
+    /// - Remark: Generated from `inbox.Thread/tags`.
     public let tags: Field<[Tag]>
 
     /// The ids of the thread's messages, oldest first.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/message_ids`.
     public let messageIds: Field<[String]>
 
     /// The ids of the thread's drafts.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/draft_ids`.
     public let draftIds: Field<[String]>
 
     /// The thread's messages, without their bodies, with `view=expanded`.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/messages`.
     public let messages: Field<[Message]>
 
     /// The thread's drafts, without their bodies, with `view=expanded`.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/drafts`.
     public let drafts: Field<[Message]>
 
     /// Bumped by every change to the thread.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Thread/version`.
     public let version: Field<Int32>
 
     private init() {

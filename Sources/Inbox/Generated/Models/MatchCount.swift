@@ -16,6 +16,8 @@ public struct MatchCountFields: FieldSet {
     public static let schema = ModelSchema("inbox.MatchCount", fields: MatchCountFields())
 
     /// The number of matches.
+    ///
+    /// - Remark: Generated from `inbox.MatchCount/count`.
     public let count: Field<Int64>
 
     private init() {

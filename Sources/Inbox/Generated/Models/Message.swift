@@ -18,62 +18,93 @@ public struct MessageFields: FieldSet {
     /// The message's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/id`.
     public let id: Field<String>
 
     /// The object's type: "message" ("draft" for a draft).
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/object`.
     public let object: Field<String>
 
     /// The namespace the message belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The thread the message belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/thread_id`.
     public let threadId: Field<String>
 
     /// The subject line.
+    ///
+    /// - Remark: Generated from `inbox.Message/subject`.
     public let subject: Field<String>
 
     /// The sender (a list, as the From header allows several).
+    ///
+    /// - Remark: Generated from `inbox.Message/from`.
     public let from: Field<[Participant]>
 
     /// The recipients.
+    ///
+    /// - Remark: Generated from `inbox.Message/to`.
     public let to: Field<[Participant]>
 
     /// The recipients of copies.
+    ///
+    /// - Remark: Generated from `inbox.Message/cc`.
     public let cc: Field<[Participant]>
 
     /// The recipients of blind copies.
+    ///
+    /// - Remark: Generated from `inbox.Message/bcc`.
     public let bcc: Field<[Participant]>
 
     /// Where replies should go, when not to the sender.
+    ///
+    /// - Remark: Generated from `inbox.Message/reply_to`.
     public let replyTo: Field<[Participant]>
 
     /// When the message was sent, in Unix seconds.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/date`.
     public let date: Field<Int64>
 
     /// The start of the message's text.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/snippet`.
     public let snippet: Field<String>
 
     /// The message's body as HTML.
+    ///
+    /// - Remark: Generated from `inbox.Message/body`.
     public let body: Field<String>
 
     /// The message's attachments.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Message/files`.
     public let files: Field<[File]>
 
     /// Whether the message is unread (older servers send "true").
+    ///
+    /// - Remark: Generated from `inbox.Message/unread`.
     public let unread: Field<Bool>
 
+    /// - Remark: Generated from `inbox.Message/headers`.
     public let headers: Field<MessageHeaders>
 
     private init() {

@@ -16,6 +16,8 @@ public struct MessageChangesFields: FieldSet {
     public static let schema = ModelSchema("inbox.MessageChanges", fields: MessageChangesFields())
 
     /// True to mark the message unread, false to mark it read.
+    ///
+    /// - Remark: Generated from `inbox.MessageChanges/unread`.
     public let unread: Field<Bool>
 
     private init() {

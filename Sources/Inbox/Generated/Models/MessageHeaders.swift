@@ -16,12 +16,18 @@ public struct MessageHeadersFields: FieldSet {
     public static let schema = ModelSchema("inbox.MessageHeaders", fields: MessageHeadersFields())
 
     /// The message's own Message-Id header.
+    ///
+    /// - Remark: Generated from `inbox.MessageHeaders/Message-Id`.
     public let messageId: Field<String>
 
     /// The Message-Id of the message this one answers.
+    ///
+    /// - Remark: Generated from `inbox.MessageHeaders/In-Reply-To`.
     public let inReplyTo: Field<String>
 
     /// The Message-Ids of the conversation so far.
+    ///
+    /// - Remark: Generated from `inbox.MessageHeaders/References`.
     public let references: Field<[String]>
 
     private init() {

@@ -14,9 +14,13 @@ public typealias MessageSearchResult = Model<MessageSearchResultFields>
 /// The properties of a `MessageSearchResult`, inherited ones included.
 public struct MessageSearchResultFields: FieldSet {
     public static let schema = ModelSchema("inbox.MessageSearchResult", fields: MessageSearchResultFields())
+
+    /// - Remark: Generated from `inbox.MessageSearchResult/object`.
     public let object: Field<Message>
 
     /// How well the message matches; higher is better.
+    ///
+    /// - Remark: Generated from `inbox.MessageSearchResult/relevance`.
     public let relevance: Field<Double>
 
     private init() {

@@ -18,27 +18,39 @@ public struct NamespaceFields: FieldSet {
     /// The namespace's id, used in every path under /n/.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/id`.
     public let id: Field<String>
 
     /// The object's type: "namespace".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/object`.
     public let object: Field<String>
 
     /// The namespace's id again, as on every other object.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The id of the account the namespace belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/account_id`.
     public let accountId: Field<String>
 
     /// The account's email address.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/email_address`.
     public let emailAddress: Field<String>
 
     /// The mail provider, such as gmail or eas.
+    ///
+    /// - Remark: Generated from `inbox.Namespace/provider`.
     public let provider: Field<String>
 
     private init() {

@@ -16,30 +16,48 @@ public struct OutgoingFields: FieldSet {
     public static let schema = ModelSchema("inbox.Outgoing", fields: OutgoingFields())
 
     /// The saved draft to send.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/draft_id`.
     public let draftId: Field<String>
 
     /// The latest version of that draft.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/version`.
     public let version: Field<Int32>
 
     /// The subject line of a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/subject`.
     public let subject: Field<String>
 
     /// The HTML body of a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/body`.
     public let body: Field<String>
 
     /// The recipients of a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/to`.
     public let to: Field<[Participant]>
 
     /// The recipients of copies of a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/cc`.
     public let cc: Field<[Participant]>
 
     /// The recipients of blind copies of a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/bcc`.
     public let bcc: Field<[Participant]>
 
     /// The thread a new message answers, if any.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/reply_to_thread`.
     public let replyToThread: Field<String>
 
     /// The ids of uploaded files to attach to a new message.
+    ///
+    /// - Remark: Generated from `inbox.Outgoing/file_ids`.
     public let fileIds: Field<[String]>
 
     private init() {

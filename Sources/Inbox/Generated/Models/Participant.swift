@@ -20,9 +20,13 @@ public struct ParticipantFields: FieldSet {
     )
 
     /// The person's display name, which may be empty.
+    ///
+    /// - Remark: Generated from `inbox.Participant/name`.
     public let name: Field<String>
 
     /// The person's email address.
+    ///
+    /// - Remark: Generated from `inbox.Participant/email`.
     public let email: Field<String>
 
     private init() {

@@ -16,6 +16,8 @@ public struct RawMessageFields: FieldSet {
     public static let schema = ModelSchema("inbox.RawMessage", fields: RawMessageFields())
 
     /// The whole MIME message, base64-encoded.
+    ///
+    /// - Remark: Generated from `inbox.RawMessage/rfc2822`.
     public let rfc2822: Field<Data>
 
     private init() {

@@ -16,9 +16,13 @@ public struct RecurrenceFields: FieldSet {
     public static let schema = ModelSchema("inbox.Recurrence", fields: RecurrenceFields())
 
     /// The RFC 5545 RRULE, EXDATE and RDATE lines.
+    ///
+    /// - Remark: Generated from `inbox.Recurrence/rrule`.
     public let rrule: Field<[String]>
 
     /// The IANA time zone the rules are in, such as America/New_York.
+    ///
+    /// - Remark: Generated from `inbox.Recurrence/timezone`.
     public let timezone: Field<String>
 
     private init() {

@@ -18,34 +18,48 @@ public struct TagFields: FieldSet {
     /// The tag's id; for system tags, its name.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/id`.
     public let id: Field<String>
 
     /// The object's type: "tag".
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/object`.
     public let object: Field<String>
 
     /// The namespace the tag belongs to.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/namespace_id`.
     public let namespaceId: Field<String>
 
     /// The tag's name.
+    ///
+    /// - Remark: Generated from `inbox.Tag/name`.
     public let name: Field<String>
 
     /// Whether the tag is the system's, which cannot be renamed or applied by hand.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/readonly`.
     public let readonly: Field<Bool>
 
     /// How many threads with the tag are unread.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/unread_count`.
     public let unreadCount: Field<Int64>
 
     /// How many threads have the tag.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `inbox.Tag/thread_count`.
     public let threadCount: Field<Int64>
 
     private init() {

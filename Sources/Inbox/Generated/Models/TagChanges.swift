@@ -16,9 +16,13 @@ public struct TagChangesFields: FieldSet {
     public static let schema = ModelSchema("inbox.TagChanges", fields: TagChangesFields())
 
     /// The ids or names of tags to add, such as `starred`.
+    ///
+    /// - Remark: Generated from `inbox.TagChanges/add_tags`.
     public let addTags: Field<[String]>
 
     /// The ids or names of tags to remove, such as `unread` or `inbox`.
+    ///
+    /// - Remark: Generated from `inbox.TagChanges/remove_tags`.
     public let removeTags: Field<[String]>
 
     private init() {

@@ -16,6 +16,8 @@ public struct TagNameFields: FieldSet {
     public static let schema = ModelSchema("inbox.TagName", fields: TagNameFields())
 
     /// The tag's new name.
+    ///
+    /// - Remark: Generated from `inbox.TagName/name`.
     public let name: Field<String>
 
     private init() {

@@ -14,9 +14,13 @@ public typealias ThreadSearchResult = Model<ThreadSearchResultFields>
 /// The properties of a `ThreadSearchResult`, inherited ones included.
 public struct ThreadSearchResultFields: FieldSet {
     public static let schema = ModelSchema("inbox.ThreadSearchResult", fields: ThreadSearchResultFields())
+
+    /// - Remark: Generated from `inbox.ThreadSearchResult/object`.
     public let object: Field<MailThread>
 
     /// How well the thread matches; higher is better.
+    ///
+    /// - Remark: Generated from `inbox.ThreadSearchResult/relevance`.
     public let relevance: Field<Double>
 
     private init() {

@@ -16,9 +16,13 @@ public struct TimeFields: FieldSet {
     public static let schema = ModelSchema("inbox.Time", base: When.self, tag: "time", fields: TimeFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
+    ///
+    /// - Remark: Generated from `inbox.When/object`.
     public let object: Field<String>
 
     /// The moment, in Unix seconds.
+    ///
+    /// - Remark: Generated from `inbox.Time/time`.
     public let time: Field<Int64>
 
     private init() {

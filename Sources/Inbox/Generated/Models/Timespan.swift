@@ -16,12 +16,18 @@ public struct TimespanFields: FieldSet {
     public static let schema = ModelSchema("inbox.Timespan", base: When.self, tag: "timespan", fields: TimespanFields())
 
     /// The form: "time", "timespan", "date" or "datespan".
+    ///
+    /// - Remark: Generated from `inbox.When/object`.
     public let object: Field<String>
 
     /// The start, in Unix seconds.
+    ///
+    /// - Remark: Generated from `inbox.Timespan/start_time`.
     public let startTime: Field<Int64>
 
     /// The end, in Unix seconds.
+    ///
+    /// - Remark: Generated from `inbox.Timespan/end_time`.
     public let endTime: Field<Int64>
 
     private init() {

@@ -21,6 +21,8 @@ public struct WhenFields: FieldSet {
     )
 
     /// The form: "time", "timespan", "date" or "datespan".
+    ///
+    /// - Remark: Generated from `inbox.When/object`.
     public let object: Field<String>
 
     private init() {

@@ -66,6 +66,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// The items directly inside this folder.
     ///
     /// `children.request()` lists them; `children("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/children`.
     public var children: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("children"))
     }
@@ -76,6 +78,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/thumbnails`.
     public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
         .init(
             client: client,
@@ -89,6 +93,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `permissions.request()` lists them; `permissions("permission-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/permissions`.
     public var permissions: CollectionRequestBuilder<PermissionRequestBuilder> {
         .init(client: client, path: path.appending("permissions", refusing: [.post]))
     }
@@ -99,6 +105,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `versions.request()` lists them; `versions("driveItemVersion-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/versions`.
     public var versions: CollectionRequestBuilder<DriveItemVersionRequestBuilder> {
         .init(
             client: client,

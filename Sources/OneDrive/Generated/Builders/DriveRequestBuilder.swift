@@ -44,6 +44,8 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/root`.
     public var root: DriveItemRequestBuilder {
         .init(client: client, path: path.appending("root", refusing: [.delete]))
     }
@@ -54,6 +56,8 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/items`.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("items", refusing: [.post]))
     }
@@ -66,6 +70,8 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `special.request()` lists them; `special("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/special`.
     public var special: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("special", refusing: [.post]))
     }

@@ -34,6 +34,8 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
     }
 
     /// The shared item itself.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/driveItem`.
     public var driveItem: DriveItemRequestBuilder { .init(client: client, path: path.appending("driveItem")) }
 
     /// The items inside the shared folder, addressed by identifier; the collection cannot be listed as a whole.
@@ -42,20 +44,28 @@ public struct SharedDriveItemRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/items`.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("items", refusing: [.post]))
     }
 
     /// The shared item, or the folder that holds the shared items.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/root`.
     public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
 
     /// The permission behind the sharing link.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/permission`.
     public var permission: PermissionRequestBuilder { .init(client: client, path: path.appending("permission")) }
 
     /// The site the shared item lives in, for items in SharePoint.
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/site`.
     public var site: SiteRequestBuilder {
         .init(client: client, path: path.appending("site", refusing: [.patch, .put, .delete]))
     }

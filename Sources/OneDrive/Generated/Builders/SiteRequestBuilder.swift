@@ -39,6 +39,8 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/drive`.
     public var drive: DriveRequestBuilder {
         .init(client: client, path: path.appending("drive", refusing: [.patch, .put, .delete]))
     }
@@ -49,6 +51,8 @@ public struct SiteRequestBuilder: ModelRequestBuilder {
     /// fail with `BinderyError.Kind.refused`, unsent.
     ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives", refusing: [.post], itemsRefusing: [.patch, .put, .delete]))
     }

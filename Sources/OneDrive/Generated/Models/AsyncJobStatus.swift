@@ -23,18 +23,28 @@ public struct AsyncJobStatusFields: FieldSet {
     )
 
     /// The kind of action being monitored, such as `itemCopy`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.asyncJobStatus/operation`.
     public let operation: Field<String>
 
     /// Progress between 0 and 100.
+    ///
+    /// - Remark: Generated from `microsoft.graph.asyncJobStatus/percentageComplete`.
     public let percentageComplete: Field<Double>
 
     /// The identifier of the new item, once the action has completed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.asyncJobStatus/resourceId`.
     public let resourceId: Field<String>
 
     /// `notStarted`, `inProgress`, `completed`, `updating`, `failed`, `deletePending`, `deleteFailed` or `waiting`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.asyncJobStatus/status`.
     public let status: Field<String>
 
     /// A human-readable description of the status.
+    ///
+    /// - Remark: Generated from `microsoft.graph.asyncJobStatus/statusDescription`.
     public let statusDescription: Field<String>
 
     private init() {

@@ -17,51 +17,83 @@ public struct AudioFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.audio", aliases: ["oneDrive.audio"], fields: AudioFields())
 
     /// The title of the album the track belongs to.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/album`.
     public let album: Field<String>
 
     /// The artist named on the album, which may differ from the track's artist.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/albumArtist`.
     public let albumArtist: Field<String>
 
     /// The artist who performed the track.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/artist`.
     public let artist: Field<String>
 
     /// The bit rate, in kilobits per second.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/bitrate`.
     public let bitrate: Field<Int64>
 
     /// The composer or composers of the track, as one string.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/composers`.
     public let composers: Field<String>
 
     /// The copyright notice of the track.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/copyright`.
     public let copyright: Field<String>
 
     /// The number of the disc the track is on.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/disc`.
     public let disc: Field<Int16>
 
     /// The number of discs in the album.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/discCount`.
     public let discCount: Field<Int16>
 
     /// The length of the track, in milliseconds.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/duration`.
     public let duration: Field<Int64>
 
     /// The genre of the track.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/genre`.
     public let genre: Field<String>
 
     /// Whether the file is protected by digital rights management.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/hasDrm`.
     public let hasDrm: Field<Bool>
 
     /// Whether the track is encoded with a variable bit rate.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/isVariableBitrate`.
     public let isVariableBitrate: Field<Bool>
 
     /// The title of the track.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/title`.
     public let title: Field<String>
 
     /// The number of the track on its disc.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/track`.
     public let track: Field<Int32>
 
     /// The number of tracks on the disc.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/trackCount`.
     public let trackCount: Field<Int32>
 
     /// The year the track was recorded.
+    ///
+    /// - Remark: Generated from `microsoft.graph.audio/year`.
     public let year: Field<Int32>
 
     private init() {

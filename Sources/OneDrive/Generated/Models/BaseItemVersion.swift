@@ -24,15 +24,23 @@ public struct BaseItemVersionFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// Who made the version.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// When the version was made.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// The publishing state of the version, in SharePoint libraries.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/publication`.
     public let publication: Field<PublicationFacet>
 
     private init() {

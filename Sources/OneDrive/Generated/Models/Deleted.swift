@@ -21,6 +21,8 @@ public struct DeletedFields: FieldSet {
     )
 
     /// The state of the deleted item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.deleted/state`.
     public let state: Field<String>
 
     private init() {

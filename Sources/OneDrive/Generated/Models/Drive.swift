@@ -22,56 +22,88 @@ public struct DriveFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The item's name (a file name, including its extension).
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/name`.
     public let name: Field<String>
 
     /// A user-visible description of the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/description`.
     public let description: Field<String>
 
     /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
     /// change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// When the item was created on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the item was last modified on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Who created the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
 
     /// Who last modified the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// A URL that opens the item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// The folder (or, for a drive, the site) that holds the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/parentReference`.
     public let parentReference: Field<ItemReference>
 
     /// The kind of drive: `personal`, `business` or `documentLibrary`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/driveType`.
     public let driveType: Field<String>
 
     /// The user or group that owns the drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/owner`.
     public let owner: Field<IdentitySet>
 
     /// How much storage the drive has and uses.
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/quota`.
     public let quota: Field<Quota>
 
     /// The SharePoint identifiers of the library behind the drive (business drives only).
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/sharePointIds`.
     public let sharePointIds: Field<SharepointIds>
 
     /// The drive's top-level folder.
     ///
     /// Present when the request expanded it (`expand("root")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/root`.
     public let root: Field<DriveItem>
 
     /// Every item in the drive, addressed by identifier.
     ///
     /// Present when the request expanded it (`expand("items")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/items`.
     public let items: Field<[DriveItem]>
 
     /// The drive's special folders, addressed by name (`documents`, `photos`, `cameraroll`, `approot`, `music`;
@@ -79,6 +111,8 @@ public struct DriveFields: FieldSet {
     /// deleted it.
     ///
     /// Present when the request expanded it (`expand("special")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.drive/special`.
     public let special: Field<[DriveItem]>
 
     private init() {

@@ -29,120 +29,192 @@ public struct DriveItemFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The item's name (a file name, including its extension).
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/name`.
     public let name: Field<String>
 
     /// A user-visible description of the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/description`.
     public let description: Field<String>
 
     /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
     /// change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// When the item was created on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the item was last modified on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Who created the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
 
     /// Who last modified the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// A URL that opens the item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// The folder (or, for a drive, the site) that holds the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/parentReference`.
     public let parentReference: Field<ItemReference>
 
     /// Changes only when the item's content changes (not its metadata); not returned for folders.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/cTag`.
     public let cTag: Field<String>
 
     /// The size of the item, in bytes; for a folder, the total size of everything inside it.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/size`.
     public let size: Field<Int64>
 
     /// A WebDAV-compatible URL for the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/webDavUrl`.
     public let webDavUrl: Field<String>
 
     /// Present when the item is a folder.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/folder`.
     public let folder: Field<Folder>
 
     /// Present when the item is a file.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/file`.
     public let file: Field<File>
 
     /// Present when the item is an image, with its dimensions.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/image`.
     public let image: Field<ImageFacet>
 
     /// Present when the item is a photo, with the camera's metadata.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/photo`.
     public let photo: Field<Photo>
 
     /// Present when the item is a video, with its dimensions, length and encoding.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/video`.
     public let video: Field<Video>
 
     /// Present when the item is an audio file, with its tags.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/audio`.
     public let audio: Field<Audio>
 
     /// Present (as an empty object) when the item is the top-level folder of its drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/root`.
     public let root: Field<Root>
 
     /// Present when the item is a package, such as a OneNote notebook, that should be treated as one file.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/package`.
     public let package: Field<PackageFacet>
 
     /// Present when the item is a reference to an item in another drive, such as an item shared with the user.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/remoteItem`.
     public let remoteItem: Field<RemoteItem>
 
     /// Present when the item has been shared with others.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/shared`.
     public let shared: Field<Shared>
 
     /// Present when the item is one of the drive's special folders, with that folder's name.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/specialFolder`.
     public let specialFolder: Field<SpecialFolder>
 
     /// Present when the item has been deleted; delta responses report deleted items this way.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/deleted`.
     public let deleted: Field<Deleted>
 
     /// Times reported by the client's file system, which may differ from the service's own times.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/fileSystemInfo`.
     public let fileSystemInfo: Field<FileSystemInfo>
 
     /// Present on items returned by a search.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/searchResult`.
     public let searchResult: Field<SearchResult>
 
     /// Where the file was made, from its metadata (personal drives).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/location`.
     public let location: Field<GeoCoordinates>
 
     /// Present when the file was found to carry malware.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/malware`.
     public let malware: Field<Malware>
 
     /// Present while the service is still applying a change to the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/pendingOperations`.
     public let pendingOperations: Field<PendingOperations>
 
     /// The item's publishing or check-out state (SharePoint libraries).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/publication`.
     public let publication: Field<PublicationFacet>
 
     /// The item's SharePoint identifiers (SharePoint and OneDrive for Business).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/sharepointIds`.
     public let sharepointIds: Field<SharepointIds>
 
     /// The items directly inside this folder.
     ///
     /// Present when the request expanded it (`expand("children")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/children`.
     public let children: Field<[DriveItem]>
 
     /// The item's thumbnails; usually one set, with identifier `0`.
     ///
     /// Present when the request expanded it (`expand("thumbnails")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/thumbnails`.
     public let thumbnails: Field<[ThumbnailSet]>
 
     /// Who can reach the item and how: sharing links, invitations and inherited grants.
     ///
     /// Present when the request expanded it (`expand("permissions")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/permissions`.
     public let permissions: Field<[Permission]>
 
     /// The file's versions, newest first; the current one is included.
     ///
     /// Present when the request expanded it (`expand("versions")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItem/versions`.
     public let versions: Field<[DriveItemVersion]>
 
     private init() {

@@ -24,15 +24,23 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
     )
 
     /// The file name of the item being uploaded.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties/name`.
     public let name: Field<String>
 
     /// A user-visible description of the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties/description`.
     public let description: Field<String>
 
     /// The size of the whole file, in bytes; lets the service reject an upload that will not fit before it starts.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties/fileSize`.
     public let fileSize: Field<Int64>
 
     /// The file system times to record for the uploaded file.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItemUploadableProperties/fileSystemInfo`.
     public let fileSystemInfo: Field<FileSystemInfo>
 
     private init() {

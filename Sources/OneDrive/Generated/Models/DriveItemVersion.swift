@@ -21,18 +21,28 @@ public struct DriveItemVersionFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// Who made the version.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// When the version was made.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// The publishing state of the version, in SharePoint libraries.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItemVersion/publication`.
     public let publication: Field<PublicationFacet>
 
     /// The size of this version, in bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveItemVersion/size`.
     public let size: Field<Int64>
 
     private init() {

@@ -21,12 +21,18 @@ public struct DriveRecipientFields: FieldSet {
     )
 
     /// A directory alias, for recipients without an email address such as security groups.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveRecipient/alias`.
     public let alias: Field<String>
 
     /// The recipient's email address.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveRecipient/email`.
     public let email: Field<String>
 
     /// The recipient's identifier in the directory.
+    ///
+    /// - Remark: Generated from `microsoft.graph.driveRecipient/objectId`.
     public let objectId: Field<String>
 
     private init() {

@@ -17,9 +17,13 @@ public struct FileFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.file", aliases: ["oneDrive.file"], fields: FileFields())
 
     /// The MIME type the service determined for the file; not always reliable.
+    ///
+    /// - Remark: Generated from `microsoft.graph.file/mimeType`.
     public let mimeType: Field<String>
 
     /// Hashes of the file's content, for checking a download or noticing a change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.file/hashes`.
     public let hashes: Field<Hashes>
 
     private init() {

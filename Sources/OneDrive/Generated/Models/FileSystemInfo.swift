@@ -21,12 +21,18 @@ public struct FileSystemInfoFields: FieldSet {
     )
 
     /// When the file was created on the client.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileSystemInfo/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the file was last opened on the client (available in recent-files lists only).
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileSystemInfo/lastAccessedDateTime`.
     public let lastAccessedDateTime: Field<Date>
 
     /// When the file was last modified on the client.
+    ///
+    /// - Remark: Generated from `microsoft.graph.fileSystemInfo/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     private init() {

@@ -21,9 +21,13 @@ public struct FolderFields: FieldSet {
     )
 
     /// The number of items directly inside the folder.
+    ///
+    /// - Remark: Generated from `microsoft.graph.folder/childCount`.
     public let childCount: Field<Int32>
 
     /// How the folder's contents are shown, as last set in the OneDrive apps.
+    ///
+    /// - Remark: Generated from `microsoft.graph.folder/view`.
     public let view: Field<FolderView>
 
     private init() {

@@ -21,12 +21,18 @@ public struct FolderViewFields: FieldSet {
     )
 
     /// The field the items are sorted by, such as `name` or `lastModifiedDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.folderView/sortBy`.
     public let sortBy: Field<String>
 
     /// `ascending` or `descending`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.folderView/sortOrder`.
     public let sortOrder: Field<String>
 
     /// The layout: `thumbnails`, `details` or `default`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.folderView/viewType`.
     public let viewType: Field<String>
 
     private init() {

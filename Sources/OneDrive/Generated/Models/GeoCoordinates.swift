@@ -21,12 +21,18 @@ public struct GeoCoordinatesFields: FieldSet {
     )
 
     /// Height above sea level, in metres.
+    ///
+    /// - Remark: Generated from `microsoft.graph.geoCoordinates/altitude`.
     public let altitude: Field<Double>
 
     /// Latitude, in decimal degrees.
+    ///
+    /// - Remark: Generated from `microsoft.graph.geoCoordinates/latitude`.
     public let latitude: Field<Double>
 
     /// Longitude, in decimal degrees.
+    ///
+    /// - Remark: Generated from `microsoft.graph.geoCoordinates/longitude`.
     public let longitude: Field<Double>
 
     private init() {

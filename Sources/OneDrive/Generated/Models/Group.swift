@@ -17,19 +17,27 @@ public struct GroupFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.group", base: Entity.self, fields: GroupFields())
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The name shown for the group.
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/displayName`.
     public let displayName: Field<String>
 
     /// The group's default document library.
     ///
     /// Present when the request expanded it (`expand("drive")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/drive`.
     public let drive: Field<Drive>
 
     /// Every document library of the group.
     ///
     /// Present when the request expanded it (`expand("drives")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.group/drives`.
     public let drives: Field<[Drive]>
 
     private init() {

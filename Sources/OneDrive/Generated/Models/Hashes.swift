@@ -21,15 +21,23 @@ public struct HashesFields: FieldSet {
     )
 
     /// The CRC32 of the content, in little-endian hexadecimal (personal drives).
+    ///
+    /// - Remark: Generated from `microsoft.graph.hashes/crc32Hash`.
     public let crc32Hash: Field<String>
 
     /// The proprietary QuickXorHash of the content, base64-encoded (all drive types).
+    ///
+    /// - Remark: Generated from `microsoft.graph.hashes/quickXorHash`.
     public let quickXorHash: Field<String>
 
     /// The SHA-1 of the content, in hexadecimal (personal drives).
+    ///
+    /// - Remark: Generated from `microsoft.graph.hashes/sha1Hash`.
     public let sha1Hash: Field<String>
 
     /// The SHA-256 of the content, in hexadecimal (personal drives).
+    ///
+    /// - Remark: Generated from `microsoft.graph.hashes/sha256Hash`.
     public let sha256Hash: Field<String>
 
     private init() {

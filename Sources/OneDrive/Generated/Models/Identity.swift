@@ -22,9 +22,13 @@ public struct IdentityFields: FieldSet {
     )
 
     /// The identity's unique identifier in its directory or account system.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/id`.
     public let id: Field<String>
 
     /// The identity's display name; it may change over time and is not unique.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/displayName`.
     public let displayName: Field<String>
 
     private init() {

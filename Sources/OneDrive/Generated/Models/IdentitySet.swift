@@ -22,12 +22,18 @@ public struct IdentitySetFields: FieldSet {
     )
 
     /// The application that performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/application`.
     public let application: Field<Identity>
 
     /// The device that performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/device`.
     public let device: Field<Identity>
 
     /// The user who performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/user`.
     public let user: Field<Identity>
 
     private init() {

@@ -21,9 +21,13 @@ public struct ImageFacetFields: FieldSet {
     )
 
     /// The image height, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.image/height`.
     public let height: Field<Int32>
 
     /// The image width, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.image/width`.
     public let width: Field<Int32>
 
     private init() {

@@ -21,27 +21,43 @@ public struct ItemReferenceFields: FieldSet {
     )
 
     /// The identifier of the drive that holds the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/driveId`.
     public let driveId: Field<String>
 
     /// The kind of drive: `personal`, `business` or `documentLibrary`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/driveType`.
     public let driveType: Field<String>
 
     /// The identifier of the item in its drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/id`.
     public let id: Field<String>
 
     /// The name of the item being referenced.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/name`.
     public let name: Field<String>
 
     /// A percent-encoded path to the item, such as `/drive/root:/Documents`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/path`.
     public let path: Field<String>
 
     /// The identifier of a shared resource that the item can be reached through.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/shareId`.
     public let shareId: Field<String>
 
     /// The item's SharePoint identifiers, for items in SharePoint or OneDrive for Business.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/sharepointIds`.
     public let sharepointIds: Field<SharepointIds>
 
     /// The identifier of the site that holds the drive, for SharePoint libraries.
+    ///
+    /// - Remark: Generated from `microsoft.graph.itemReference/siteId`.
     public let siteId: Field<String>
 
     private init() {

@@ -22,6 +22,8 @@ public struct PackageFacetFields: FieldSet {
     )
 
     /// The kind of package, such as `oneNote`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.package/type`.
     public let type: Field<String>
 
     private init() {

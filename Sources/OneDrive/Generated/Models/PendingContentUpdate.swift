@@ -17,6 +17,8 @@ public struct PendingContentUpdateFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.pendingContentUpdate", fields: PendingContentUpdateFields())
 
     /// When the change was queued.
+    ///
+    /// - Remark: Generated from `microsoft.graph.pendingContentUpdate/queuedDateTime`.
     public let queuedDateTime: Field<Date>
 
     private init() {

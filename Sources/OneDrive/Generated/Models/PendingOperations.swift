@@ -17,6 +17,8 @@ public struct PendingOperationsFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.pendingOperations", fields: PendingOperationsFields())
 
     /// Present while a content update is queued; reading the content meanwhile may return the old bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.pendingOperations/pendingContentUpdate`.
     public let pendingContentUpdate: Field<PendingContentUpdate>
 
     private init() {

@@ -22,39 +22,63 @@ public struct PermissionFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// When the permission stops working, if it expires.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/expirationDateTime`.
     public let expirationDateTime: Field<Date>
 
     /// Who the permission was given to (older form; see `grantedToV2`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/grantedTo`.
     public let grantedTo: Field<IdentitySet>
 
     /// For sharing links: everyone who has used the link (older form; see `grantedToIdentitiesV2`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/grantedToIdentities`.
     public let grantedToIdentities: Field<[IdentitySet]>
 
     /// For sharing links: everyone who has used the link, SharePoint identities included.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/grantedToIdentitiesV2`.
     public let grantedToIdentitiesV2: Field<[SharePointIdentitySet]>
 
     /// Who the permission was given to, SharePoint identities included.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/grantedToV2`.
     public let grantedToV2: Field<SharePointIdentitySet>
 
     /// Whether the sharing link asks for a password.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/hasPassword`.
     public let hasPassword: Field<Bool>
 
     /// The ancestor the permission comes from, when it is inherited rather than set on this item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/inheritedFrom`.
     public let inheritedFrom: Field<ItemReference>
 
     /// Present when the permission came from an invitation.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/invitation`.
     public let invitation: Field<SharingInvitation>
 
     /// Present when the permission is a sharing link.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/link`.
     public let link: Field<SharingLink>
 
     /// What the permission allows, such as `read`, `write` or `owner`; the only property an update may change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/roles`.
     public let roles: Field<[String]>
 
     /// For sharing links: the token that opens the shared item at `shares/{shareId}`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.permission/shareId`.
     public let shareId: Field<String>
 
     private init() {

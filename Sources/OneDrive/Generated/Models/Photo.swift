@@ -17,30 +17,48 @@ public struct PhotoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.photo", aliases: ["oneDrive.photo"], fields: PhotoFields())
 
     /// The manufacturer of the camera that took the photo.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/cameraMake`.
     public let cameraMake: Field<String>
 
     /// The model of the camera that took the photo.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/cameraModel`.
     public let cameraModel: Field<String>
 
     /// The denominator of the exposure time, in seconds.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/exposureDenominator`.
     public let exposureDenominator: Field<Double>
 
     /// The numerator of the exposure time, in seconds.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/exposureNumerator`.
     public let exposureNumerator: Field<Double>
 
     /// The F-stop value of the camera.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/fNumber`.
     public let fNumber: Field<Double>
 
     /// The focal length, in millimetres.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/focalLength`.
     public let focalLength: Field<Double>
 
     /// The ISO sensitivity the photo was taken with.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/iso`.
     public let iso: Field<Int32>
 
     /// The EXIF orientation value (1 to 8).
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/orientation`.
     public let orientation: Field<Int16>
 
     /// When the photo was taken, according to the camera.
+    ///
+    /// - Remark: Generated from `microsoft.graph.photo/takenDateTime`.
     public let takenDateTime: Field<Date>
 
     private init() {

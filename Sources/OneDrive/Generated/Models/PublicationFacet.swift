@@ -17,12 +17,18 @@ public struct PublicationFacetFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.publicationFacet", fields: PublicationFacetFields())
 
     /// Who has the item checked out, if anyone.
+    ///
+    /// - Remark: Generated from `microsoft.graph.publicationFacet/checkedOutBy`.
     public let checkedOutBy: Field<IdentitySet>
 
     /// `published` or `checkout`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.publicationFacet/level`.
     public let level: Field<String>
 
     /// The identifier of the version this state belongs to.
+    ///
+    /// - Remark: Generated from `microsoft.graph.publicationFacet/versionId`.
     public let versionId: Field<String>
 
     private init() {

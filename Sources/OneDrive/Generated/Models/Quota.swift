@@ -17,18 +17,28 @@ public struct QuotaFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.quota", aliases: ["oneDrive.quota"], fields: QuotaFields())
 
     /// Total storage space of the drive, in bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.quota/total`.
     public let total: Field<Int64>
 
     /// Space used by files in the drive, in bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.quota/used`.
     public let used: Field<Int64>
 
     /// Space left before the drive is full, in bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.quota/remaining`.
     public let remaining: Field<Int64>
 
     /// Space used by items in the recycle bin, in bytes (a number here, unlike the item's `deleted` facet).
+    ///
+    /// - Remark: Generated from `microsoft.graph.quota/deleted`.
     public let deleted: Field<Int64>
 
     /// How close the drive is to its limit: `normal`, `nearing`, `critical` or `exceeded`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.quota/state`.
     public let state: Field<String>
 
     private init() {

@@ -21,60 +21,98 @@ public struct RemoteItemFields: FieldSet {
     )
 
     /// The identifier of the item in the remote drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/id`.
     public let id: Field<String>
 
     /// The name of the remote item (a file name, including its extension).
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/name`.
     public let name: Field<String>
 
     /// The size of the remote item, in bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/size`.
     public let size: Field<Int64>
 
     /// Who created the remote item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/createdBy`.
     public let createdBy: Field<IdentitySet>
 
     /// When the remote item was created on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// Who last modified the remote item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// When the remote item was last modified on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Present when the remote item is a file.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/file`.
     public let file: Field<File>
 
     /// Present when the remote item is a folder.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/folder`.
     public let folder: Field<Folder>
 
     /// Times of the remote item as reported by the client's file system.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/fileSystemInfo`.
     public let fileSystemInfo: Field<FileSystemInfo>
 
     /// Present when the remote item is an image.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/image`.
     public let image: Field<ImageFacet>
 
     /// Present when the remote item is a package, such as a OneNote notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/package`.
     public let package: Field<PackageFacet>
 
     /// Where the remote item lives; its `driveId` addresses the other drive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/parentReference`.
     public let parentReference: Field<ItemReference>
 
     /// Present when the remote item has been shared with others.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/shared`.
     public let shared: Field<Shared>
 
     /// The remote item's SharePoint identifiers, when it lives in SharePoint or OneDrive for Business.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/sharepointIds`.
     public let sharepointIds: Field<SharepointIds>
 
     /// Present when the remote item is one of its drive's special folders.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/specialFolder`.
     public let specialFolder: Field<SpecialFolder>
 
     /// Present when the remote item is a video.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/video`.
     public let video: Field<Video>
 
     /// A WebDAV-compatible URL for the remote item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/webDavUrl`.
     public let webDavUrl: Field<String>
 
     /// A URL that opens the remote item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.remoteItem/webUrl`.
     public let webUrl: Field<String>
 
     private init() {

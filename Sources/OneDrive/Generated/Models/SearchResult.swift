@@ -21,6 +21,8 @@ public struct SearchResultFields: FieldSet {
     )
 
     /// A URL to call when the user opens this result, to improve search ranking.
+    ///
+    /// - Remark: Generated from `microsoft.graph.searchResult/onClickTelemetryUrl`.
     public let onClickTelemetryUrl: Field<String>
 
     private init() {

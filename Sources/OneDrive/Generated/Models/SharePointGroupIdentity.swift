@@ -21,15 +21,23 @@ public struct SharePointGroupIdentityFields: FieldSet {
     )
 
     /// The identity's unique identifier in its directory or account system.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/id`.
     public let id: Field<String>
 
     /// The identity's display name; it may change over time and is not unique.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/displayName`.
     public let displayName: Field<String>
 
     /// The group's principal identifier in SharePoint.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointGroupIdentity/principalId`.
     public let principalId: Field<String>
 
     /// The group's title.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointGroupIdentity/title`.
     public let title: Field<String>
 
     private init() {

@@ -21,24 +21,38 @@ public struct SharePointIdentitySetFields: FieldSet {
     )
 
     /// The application that performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/application`.
     public let application: Field<Identity>
 
     /// The device that performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/device`.
     public let device: Field<Identity>
 
     /// The user who performed the action, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/user`.
     public let user: Field<Identity>
 
     /// The Microsoft 365 group involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointIdentitySet/group`.
     public let group: Field<Identity>
 
     /// The SharePoint group involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointIdentitySet/sharePointGroup`.
     public let sharePointGroup: Field<SharePointGroupIdentity>
 
     /// The SharePoint site group involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointIdentitySet/siteGroup`.
     public let siteGroup: Field<SharePointIdentity>
 
     /// The SharePoint site user involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharePointIdentitySet/siteUser`.
     public let siteUser: Field<SharePointIdentity>
 
     private init() {

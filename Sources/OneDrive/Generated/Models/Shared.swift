@@ -21,15 +21,23 @@ public struct SharedFields: FieldSet {
     )
 
     /// The owner of the shared item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.shared/owner`.
     public let owner: Field<IdentitySet>
 
     /// Who the item is shared with: `anonymous`, `organization` or `users`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.shared/scope`.
     public let scope: Field<String>
 
     /// The identity that shared the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.shared/sharedBy`.
     public let sharedBy: Field<IdentitySet>
 
     /// When the item was shared.
+    ///
+    /// - Remark: Generated from `microsoft.graph.shared/sharedDateTime`.
     public let sharedDateTime: Field<Date>
 
     private init() {

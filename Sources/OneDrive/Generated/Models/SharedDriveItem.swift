@@ -23,62 +23,94 @@ public struct SharedDriveItemFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The item's name (a file name, including its extension).
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/name`.
     public let name: Field<String>
 
     /// A user-visible description of the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/description`.
     public let description: Field<String>
 
     /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
     /// change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// When the item was created on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the item was last modified on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Who created the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
 
     /// Who last modified the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// A URL that opens the item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// The folder (or, for a drive, the site) that holds the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/parentReference`.
     public let parentReference: Field<ItemReference>
 
     /// Who owns the shared item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/owner`.
     public let owner: Field<IdentitySet>
 
     /// The shared item itself.
     ///
     /// Present when the request expanded it (`expand("driveItem")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/driveItem`.
     public let driveItem: Field<DriveItem>
 
     /// The items inside the shared folder, addressed by identifier; the collection cannot be listed as a whole.
     ///
     /// Present when the request expanded it (`expand("items")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/items`.
     public let items: Field<[DriveItem]>
 
     /// The shared item, or the folder that holds the shared items.
     ///
     /// Present when the request expanded it (`expand("root")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/root`.
     public let root: Field<DriveItem>
 
     /// The permission behind the sharing link.
     ///
     /// Present when the request expanded it (`expand("permission")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/permission`.
     public let permission: Field<Permission>
 
     /// The site the shared item lives in, for items in SharePoint.
     ///
     /// Present when the request expanded it (`expand("site")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharedDriveItem/site`.
     public let site: Field<Site>
 
     private init() {

@@ -21,24 +21,38 @@ public struct SharepointIdsFields: FieldSet {
     )
 
     /// The identifier (a GUID) of the list.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/listId`.
     public let listId: Field<String>
 
     /// The integer identifier of the item within its list.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/listItemId`.
     public let listItemId: Field<String>
 
     /// The identifier (a GUID) of the list item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/listItemUniqueId`.
     public let listItemUniqueId: Field<String>
 
     /// The identifier (a GUID) of the site collection.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/siteId`.
     public let siteId: Field<String>
 
     /// The URL of the site.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/siteUrl`.
     public let siteUrl: Field<String>
 
     /// The identifier (a GUID) of the tenant.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/tenantId`.
     public let tenantId: Field<String>
 
     /// The identifier (a GUID) of the site (web).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharepointIds/webId`.
     public let webId: Field<String>
 
     private init() {

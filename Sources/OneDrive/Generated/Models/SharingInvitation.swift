@@ -21,15 +21,23 @@ public struct SharingInvitationFields: FieldSet {
     )
 
     /// The address the invitation was sent to.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingInvitation/email`.
     public let email: Field<String>
 
     /// Who sent the invitation, when known.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingInvitation/invitedBy`.
     public let invitedBy: Field<IdentitySet>
 
     /// Who accepted the invitation, when known.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingInvitation/redeemedBy`.
     public let redeemedBy: Field<String>
 
     /// Whether the recipient must sign in to open the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingInvitation/signInRequired`.
     public let signInRequired: Field<Bool>
 
     private init() {

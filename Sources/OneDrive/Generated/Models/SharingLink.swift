@@ -21,21 +21,33 @@ public struct SharingLinkFields: FieldSet {
     )
 
     /// The application that made the link.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/application`.
     public let application: Field<Identity>
 
     /// Whether the link only allows viewing in the browser, without downloading.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/preventsDownload`.
     public let preventsDownload: Field<Bool>
 
     /// Who the link works for: `anonymous`, `organization` or `users`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/scope`.
     public let scope: Field<String>
 
     /// What the link allows: `view`, `edit` or `embed`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/type`.
     public let type: Field<String>
 
     /// For `embed` links: an HTML iframe snippet that shows the item in a page.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/webHtml`.
     public let webHtml: Field<String>
 
     /// The link itself, which opens the item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sharingLink/webUrl`.
     public let webUrl: Field<String>
 
     private init() {

@@ -22,47 +22,73 @@ public struct SiteFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The item's name (a file name, including its extension).
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/name`.
     public let name: Field<String>
 
     /// A user-visible description of the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/description`.
     public let description: Field<String>
 
     /// Changes whenever the item or its metadata changes; send it in If-Match to avoid overwriting someone else's
     /// change.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// When the item was created on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the item was last modified on the service.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Who created the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
 
     /// Who last modified the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
 
     /// A URL that opens the item in a browser.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// The folder (or, for a drive, the site) that holds the item.
+    ///
+    /// - Remark: Generated from `microsoft.graph.baseItem/parentReference`.
     public let parentReference: Field<ItemReference>
 
     /// The title shown for the site.
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/displayName`.
     public let displayName: Field<String>
 
     /// The site's default document library.
     ///
     /// Present when the request expanded it (`expand("drive")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/drive`.
     public let drive: Field<Drive>
 
     /// Every document library of the site.
     ///
     /// Present when the request expanded it (`expand("drives")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.site/drives`.
     public let drives: Field<[Drive]>
 
     private init() {

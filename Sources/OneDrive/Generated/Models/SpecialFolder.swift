@@ -21,6 +21,8 @@ public struct SpecialFolderFields: FieldSet {
     )
 
     /// The special folder's name, such as `documents`, `photos`, `cameraroll`, `approot` or `music`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.specialFolder/name`.
     public let name: Field<String>
 
     private init() {

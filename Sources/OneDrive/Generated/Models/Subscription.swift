@@ -23,49 +23,79 @@ public struct SubscriptionFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The application that created the subscription.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/applicationId`.
     public let applicationId: Field<String>
 
     /// The changes that notify, comma-separated; drive items support `updated`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/changeType`.
     public let changeType: Field<String>
 
     /// A secret echoed in every notification, so the receiver can tell genuine ones (at most 128 characters).
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/clientState`.
     public let clientState: Field<String>
 
     /// The user or service principal that created the subscription.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/creatorId`.
     public let creatorId: Field<String>
 
     /// A base64 public key certificate for encrypting resource data in notifications.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/encryptionCertificate`.
     public let encryptionCertificate: Field<String>
 
     /// Names the certificate, so the receiver knows which private key decrypts.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/encryptionCertificateId`.
     public let encryptionCertificateId: Field<String>
 
     /// When the subscription ends unless it is renewed by updating this property.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/expirationDateTime`.
     public let expirationDateTime: Field<Date>
 
     /// Whether notifications carry the changed resource's data (encrypted).
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/includeResourceData`.
     public let includeResourceData: Field<Bool>
 
     /// The newest TLS version the notification endpoint accepts, such as `v1_2`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/latestSupportedTlsVersion`.
     public let latestSupportedTlsVersion: Field<String>
 
     /// Where notifications about the subscription itself (removal, missed notifications) are sent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/lifecycleNotificationUrl`.
     public let lifecycleNotificationUrl: Field<String>
 
     /// OData query options that narrow which changes notify.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/notificationQueryOptions`.
     public let notificationQueryOptions: Field<String>
 
     /// The HTTPS endpoint that receives the notifications; it must answer the validation request when the subscription
     /// is created.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/notificationUrl`.
     public let notificationUrl: Field<String>
 
     /// The application identifier the service uses to sign tokens it sends to the endpoint.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/notificationUrlAppId`.
     public let notificationUrlAppId: Field<String>
 
     /// The watched resource, as a path relative to the service root, such as `me/drive/root`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.subscription/resource`.
     public let resource: Field<String>
 
     private init() {

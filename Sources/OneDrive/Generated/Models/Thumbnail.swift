@@ -21,15 +21,23 @@ public struct ThumbnailFields: FieldSet {
     )
 
     /// The thumbnail height, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnail/height`.
     public let height: Field<Int32>
 
     /// The thumbnail width, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnail/width`.
     public let width: Field<Int32>
 
     /// A short-lived URL that downloads the thumbnail image without authentication.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnail/url`.
     public let url: Field<String>
 
     /// The identifier of the item the thumbnail was made from, when it is not the item itself.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnail/sourceItemId`.
     public let sourceItemId: Field<String>
 
     private init() {

@@ -23,18 +23,28 @@ public struct ThumbnailSetFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// A thumbnail at most 800 pixels on its longest side.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnailSet/large`.
     public let large: Field<Thumbnail>
 
     /// A thumbnail at most 176 pixels on its longest side.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnailSet/medium`.
     public let medium: Field<Thumbnail>
 
     /// A thumbnail cropped to 96 by 96 pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnailSet/small`.
     public let small: Field<Thumbnail>
 
     /// A thumbnail as large as the original (only when requested with `$select=source`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.thumbnailSet/source`.
     public let source: Field<Thumbnail>
 
     private init() {

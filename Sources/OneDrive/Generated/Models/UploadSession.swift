@@ -22,12 +22,18 @@ public struct UploadSessionFields: FieldSet {
     )
 
     /// The URL that receives the byte ranges; it is pre-authenticated, so requests to it carry no Authorization header.
+    ///
+    /// - Remark: Generated from `microsoft.graph.uploadSession/uploadUrl`.
     public let uploadUrl: Field<String>
 
     /// When the session expires unless more bytes arrive.
+    ///
+    /// - Remark: Generated from `microsoft.graph.uploadSession/expirationDateTime`.
     public let expirationDateTime: Field<Date>
 
     /// The byte ranges the service still needs, such as `["26-"]` (an open end means up to the end of the file).
+    ///
+    /// - Remark: Generated from `microsoft.graph.uploadSession/nextExpectedRanges`.
     public let nextExpectedRanges: Field<[String]>
 
     private init() {

@@ -17,25 +17,37 @@ public struct UserFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.user", base: Entity.self, fields: UserFields())
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The name shown for the user.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/displayName`.
     public let displayName: Field<String>
 
     /// The user's primary email address.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/mail`.
     public let mail: Field<String>
 
     /// The user's sign-in name, usually an email address.
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/userPrincipalName`.
     public let userPrincipalName: Field<String>
 
     /// The user's own OneDrive.
     ///
     /// Present when the request expanded it (`expand("drive")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/drive`.
     public let drive: Field<Drive>
 
     /// Every drive the user can reach directly, their own included.
     ///
     /// Present when the request expanded it (`expand("drives")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.user/drives`.
     public let drives: Field<[Drive]>
 
     private init() {

@@ -17,33 +17,53 @@ public struct VideoFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.video", aliases: ["oneDrive.video"], fields: VideoFields())
 
     /// The number of bits in each audio sample.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/audioBitsPerSample`.
     public let audioBitsPerSample: Field<Int32>
 
     /// The number of audio channels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/audioChannels`.
     public let audioChannels: Field<Int32>
 
     /// The name of the audio format, such as `AAC`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/audioFormat`.
     public let audioFormat: Field<String>
 
     /// The audio sample rate, in samples per second.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/audioSamplesPerSecond`.
     public let audioSamplesPerSecond: Field<Int32>
 
     /// The video bit rate, in bits per second.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/bitrate`.
     public let bitrate: Field<Int32>
 
     /// The length of the video, in milliseconds.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/duration`.
     public let duration: Field<Int64>
 
     /// The four-character code of the video codec.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/fourCC`.
     public let fourCC: Field<String>
 
     /// Frames per second.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/frameRate`.
     public let frameRate: Field<Double>
 
     /// The video height, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/height`.
     public let height: Field<Int32>
 
     /// The video width, in pixels.
+    ///
+    /// - Remark: Generated from `microsoft.graph.video/width`.
     public let width: Field<Int32>
 
     private init() {

@@ -42,6 +42,8 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentSection`.
     public var parentSection: OnenoteSectionRequestBuilder {
         .init(client: client, path: path.appending("parentSection", refusing: [.patch, .put, .delete]))
     }
@@ -50,6 +52,8 @@ public struct OnenotePageRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder {
         .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
     }

@@ -45,6 +45,8 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `pages.request()` lists them; `pages("onenotePage-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/pages`.
     public var pages: CollectionRequestBuilder<OnenotePageRequestBuilder> {
         .init(client: client, path: path.appending("pages", itemsRefusing: [.patch, .put]))
     }
@@ -53,6 +55,8 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder {
         .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
     }
@@ -61,6 +65,8 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentSectionGroup`.
     public var parentSectionGroup: SectionGroupRequestBuilder {
         .init(client: client, path: path.appending("parentSectionGroup", refusing: [.patch, .put, .delete]))
     }

@@ -52,6 +52,8 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections", itemsRefusing: [.patch, .put, .delete]))
     }
@@ -62,6 +64,8 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(client: client, path: path.appending("sectionGroups", itemsRefusing: [.patch, .put, .delete]))
     }
@@ -70,6 +74,8 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder {
         .init(client: client, path: path.appending("parentNotebook", refusing: [.patch, .put, .delete]))
     }
@@ -78,6 +84,8 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     ///
     /// The service refuses `PATCH`, `PUT`, `DELETE` here (capability restrictions): those calls fail with
     /// `BinderyError.Kind.refused`, unsent.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionGroup/parentSectionGroup`.
     public var parentSectionGroup: SectionGroupRequestBuilder {
         .init(client: client, path: path.appending("parentSectionGroup", refusing: [.patch, .put, .delete]))
     }

@@ -17,48 +17,78 @@ public struct CopyNotebookModelFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.CopyNotebookModel", fields: CopyNotebookModelFields())
 
     /// The display name of whoever created the notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/createdBy`.
     public let createdBy: Field<String>
 
     /// Who created the notebook, as an identity set.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/createdByIdentity`.
     public let createdByIdentity: Field<IdentitySet>
 
     /// When the notebook was created.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/createdTime`.
     public let createdTime: Field<Date>
 
     /// The notebook's identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/id`.
     public let id: Field<String>
 
     /// Whether this is the user's default notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/isDefault`.
     public let isDefault: Field<Bool>
 
     /// Whether the notebook is shared with other people.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/isShared`.
     public let isShared: Field<Bool>
 
     /// The display name of whoever last changed the notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/lastModifiedBy`.
     public let lastModifiedBy: Field<String>
 
     /// Who last changed the notebook, as an identity set.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/lastModifiedByIdentity`.
     public let lastModifiedByIdentity: Field<IdentitySet>
 
     /// When the notebook was last changed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/lastModifiedTime`.
     public let lastModifiedTime: Field<Date>
 
     /// Links that open the notebook in the OneNote apps.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/links`.
     public let links: Field<NotebookLinks>
 
     /// The notebook's name.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/name`.
     public let name: Field<String>
 
     /// The URL that lists the notebook's section groups.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/sectionGroupsUrl`.
     public let sectionGroupsUrl: Field<String>
 
     /// The URL that lists the notebook's sections.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/sectionsUrl`.
     public let sectionsUrl: Field<String>
 
     /// The endpoint where the notebook can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/self`.
     public let selfValue: Field<String>
 
     /// The user's role on the notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.CopyNotebookModel/userRole`.
     public let userRole: Field<OnenoteUserRole>
 
     private init() {

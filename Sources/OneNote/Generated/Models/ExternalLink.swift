@@ -17,6 +17,8 @@ public struct ExternalLinkFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.externalLink", fields: ExternalLinkFields())
 
     /// The URL of the link.
+    ///
+    /// - Remark: Generated from `microsoft.graph.externalLink/href`.
     public let href: Field<String>
 
     private init() {

@@ -17,9 +17,13 @@ public struct IdentityFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.identity", fields: IdentityFields())
 
     /// The identity's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/id`.
     public let id: Field<String>
 
     /// The identity's display name.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identity/displayName`.
     public let displayName: Field<String>
 
     private init() {

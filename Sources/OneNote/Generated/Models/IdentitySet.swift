@@ -17,12 +17,18 @@ public struct IdentitySetFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.identitySet", fields: IdentitySetFields())
 
     /// The application involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/application`.
     public let application: Field<Identity>
 
     /// The device involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/device`.
     public let device: Field<Identity>
 
     /// The user involved, if any.
+    ///
+    /// - Remark: Generated from `microsoft.graph.identitySet/user`.
     public let user: Field<Identity>
 
     private init() {

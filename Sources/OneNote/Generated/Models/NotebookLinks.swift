@@ -17,9 +17,13 @@ public struct NotebookLinksFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.notebookLinks", fields: NotebookLinksFields())
 
     /// Opens the notebook in the native OneNote client, if it is installed (an `onenote:` URL).
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebookLinks/oneNoteClientUrl`.
     public let oneNoteClientUrl: Field<ExternalLink>
 
     /// Opens the notebook in OneNote on the web.
+    ///
+    /// - Remark: Generated from `microsoft.graph.notebookLinks/oneNoteWebUrl`.
     public let oneNoteWebUrl: Field<ExternalLink>
 
     private init() {

@@ -24,9 +24,13 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     private init() {

@@ -24,35 +24,55 @@ public struct OnenoteEntityHierarchyModelFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     /// When the resource was created (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// Legacy OneNote API name for `createdDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdTime`.
     public let createdTime: Field<Date>
 
     /// The name of the notebook, section group or section (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/displayName`.
     public let displayName: Field<String>
 
     /// Legacy OneNote API name for `displayName`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/name`.
     public let name: Field<String>
 
     /// When the resource, or any page inside it, was last modified (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Legacy OneNote API name for `lastModifiedDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedTime`.
     public let lastModifiedTime: Field<Date>
 
     /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
     /// API.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/createdBy`.
     public let createdBy: Field<JSONValue>
 
     /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
     /// OneNote API.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedBy`.
     public let lastModifiedBy: Field<JSONValue>
 
     private init() {

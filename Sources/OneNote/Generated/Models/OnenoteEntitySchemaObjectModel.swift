@@ -24,15 +24,23 @@ public struct OnenoteEntitySchemaObjectModelFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     /// When the resource was created (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// Legacy OneNote API name for `createdDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdTime`.
     public let createdTime: Field<Date>
 
     private init() {

@@ -23,27 +23,43 @@ public struct OnenoteOperationFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// When the operation started.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the status last changed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/lastActionDateTime`.
     public let lastActionDateTime: Field<Date>
 
     /// Where the operation stands.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/status`.
     public let status: Field<OperationStatus>
 
     /// Why the operation failed, when it did.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperation/error`.
     public let error: Field<OnenoteOperationError>
 
     /// Progress as a percentage, sent as a string.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperation/percentComplete`.
     public let percentComplete: Field<String>
 
     /// The identifier of the new notebook, section or page, once it exists.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperation/resourceId`.
     public let resourceId: Field<String>
 
     /// The URL of the new notebook, section or page, once it exists.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperation/resourceLocation`.
     public let resourceLocation: Field<String>
 
     private init() {

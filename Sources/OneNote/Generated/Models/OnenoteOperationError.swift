@@ -20,9 +20,13 @@ public struct OnenoteOperationErrorFields: FieldSet {
     )
 
     /// The OneNote error code, such as `20102`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperationError/code`.
     public let code: Field<String>
 
     /// A description of the failure.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteOperationError/message`.
     public let message: Field<String>
 
     private init() {

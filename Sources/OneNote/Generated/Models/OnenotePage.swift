@@ -21,52 +21,82 @@ public struct OnenotePageFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     /// When the resource was created (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// Legacy OneNote API name for `createdDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdTime`.
     public let createdTime: Field<Date>
 
     /// The title of the page.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/title`.
     public let title: Field<String>
 
     /// The identifier of the application that created the page.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/createdByAppId`.
     public let createdByAppId: Field<String>
 
     /// The URL of the page's HTML content.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/contentUrl`.
     public let contentUrl: Field<String>
 
     /// The indentation level of the page in its section (0 for a top-level page).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/level`.
     public let level: Field<Int32>
 
     /// The tags the user put on the page, such as `To Do`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/userTags`.
     public let userTags: Field<[String]>
 
     /// The position of the page among its section's pages.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/order`.
     public let order: Field<Int32>
 
     /// Links that open the page in the OneNote apps.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/links`.
     public let links: Field<PageLinks>
 
     /// When the page was last modified (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Legacy OneNote API name for `lastModifiedDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/lastModifiedTime`.
     public let lastModifiedTime: Field<Date>
 
     /// The section that holds the page.
     ///
     /// Present when the request expanded it (`expand("parentSection")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentSection`.
     public let parentSection: Field<OnenoteSection>
 
     /// The notebook that holds the page.
     ///
     /// Present when the request expanded it (`expand("parentNotebook")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePage/parentNotebook`.
     public let parentNotebook: Field<Notebook>
 
     private init() {

@@ -21,9 +21,13 @@ public struct OnenotePagePreviewFields: FieldSet {
     )
 
     /// The preview image, if the page has one.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePagePreview/links`.
     public let links: Field<OnenotePagePreviewLinks>
 
     /// Whole phrases from the start of the page, up to 300 characters.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePagePreview/previewText`.
     public let previewText: Field<String>
 
     private init() {

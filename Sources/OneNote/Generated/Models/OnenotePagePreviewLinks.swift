@@ -20,6 +20,8 @@ public struct OnenotePagePreviewLinksFields: FieldSet {
     )
 
     /// An image from the page, when it has one, as a resource content URL.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePagePreviewLinks/previewImageUrl`.
     public let previewImageUrl: Field<ExternalLink>
 
     private init() {

@@ -20,16 +20,24 @@ public struct OnenotePatchContentCommandFields: FieldSet {
     )
 
     /// What to do to the target.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand/action`.
     public let action: Field<OnenotePatchActionType>
 
     /// The well-formed HTML to add (not used by `delete`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand/content`.
     public let content: Field<String>
 
     /// For `insert` and `append`: where the content goes; `after` when left out.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand/position`.
     public let position: Field<OnenotePatchInsertPosition>
 
     /// The element to change: `body`, `title`, `#` and a `data-id` the app gave the element, or an element `id` the
     /// service generated (read the content with `includeIDs=true` to see them).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenotePatchContentCommand/target`.
     public let target: Field<String>
 
     private init() {

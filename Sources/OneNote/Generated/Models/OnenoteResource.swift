@@ -21,12 +21,18 @@ public struct OnenoteResourceFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     /// The URL of the resource's bytes.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteResource/contentUrl`.
     public let contentUrl: Field<String>
 
     private init() {

@@ -21,59 +21,91 @@ public struct OnenoteSectionFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// The endpoint where this resource can be read.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     /// When the resource was created (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// Legacy OneNote API name for `createdDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntitySchemaObjectModel/createdTime`.
     public let createdTime: Field<Date>
 
     /// The name of the notebook, section group or section (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/displayName`.
     public let displayName: Field<String>
 
     /// Legacy OneNote API name for `displayName`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/name`.
     public let name: Field<String>
 
     /// When the resource, or any page inside it, was last modified (Microsoft Graph).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
 
     /// Legacy OneNote API name for `lastModifiedDateTime`.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedTime`.
     public let lastModifiedTime: Field<Date>
 
     /// Who created the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy OneNote
     /// API.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/createdBy`.
     public let createdBy: Field<JSONValue>
 
     /// Who last modified the resource: an identitySet object on Microsoft Graph, a display-name string on the legacy
     /// OneNote API.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteEntityHierarchyModel/lastModifiedBy`.
     public let lastModifiedBy: Field<JSONValue>
 
     /// Whether this is the user's default section, where pages go when no section is given.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/isDefault`.
     public let isDefault: Field<Bool>
 
     /// Links that open the section in the OneNote apps.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/links`.
     public let links: Field<SectionLinks>
 
     /// The URL that lists the section's pages, and where new pages are POSTed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/pagesUrl`.
     public let pagesUrl: Field<String>
 
     /// The pages in the section.
     ///
     /// Present when the request expanded it (`expand("pages")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/pages`.
     public let pages: Field<[OnenotePage]>
 
     /// The notebook that holds the section.
     ///
     /// Present when the request expanded it (`expand("parentNotebook")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentNotebook`.
     public let parentNotebook: Field<Notebook>
 
     /// The section group that holds the section, if any.
     ///
     /// Present when the request expanded it (`expand("parentSectionGroup")`).
+    ///
+    /// - Remark: Generated from `microsoft.graph.onenoteSection/parentSectionGroup`.
     public let parentSectionGroup: Field<SectionGroup>
 
     private init() {

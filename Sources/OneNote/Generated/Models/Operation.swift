@@ -22,15 +22,23 @@ public struct OperationFields: FieldSet {
     )
 
     /// The resource's unique identifier.
+    ///
+    /// - Remark: Generated from `microsoft.graph.entity/id`.
     public let id: Field<String>
 
     /// When the operation started.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/createdDateTime`.
     public let createdDateTime: Field<Date>
 
     /// When the status last changed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/lastActionDateTime`.
     public let lastActionDateTime: Field<Date>
 
     /// Where the operation stands.
+    ///
+    /// - Remark: Generated from `microsoft.graph.operation/status`.
     public let status: Field<OperationStatus>
 
     private init() {

@@ -17,9 +17,13 @@ public struct PageLinksFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.pageLinks", fields: PageLinksFields())
 
     /// Opens the page in the native OneNote client, if it is installed (an `onenote:` URL).
+    ///
+    /// - Remark: Generated from `microsoft.graph.pageLinks/oneNoteClientUrl`.
     public let oneNoteClientUrl: Field<ExternalLink>
 
     /// Opens the page in OneNote on the web.
+    ///
+    /// - Remark: Generated from `microsoft.graph.pageLinks/oneNoteWebUrl`.
     public let oneNoteWebUrl: Field<ExternalLink>
 
     private init() {

@@ -17,15 +17,23 @@ public struct RecentNotebookFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.recentNotebook", fields: RecentNotebookFields())
 
     /// The notebook's name.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebook/displayName`.
     public let displayName: Field<String>
 
     /// When the user last opened the notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebook/lastAccessedTime`.
     public let lastAccessedTime: Field<Date>
 
     /// Links that open the notebook.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebook/links`.
     public let links: Field<RecentNotebookLinks>
 
     /// Where the notebook is stored.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebook/sourceService`.
     public let sourceService: Field<OnenoteSourceService>
 
     private init() {

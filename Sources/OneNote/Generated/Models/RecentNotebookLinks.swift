@@ -17,9 +17,13 @@ public struct RecentNotebookLinksFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.recentNotebookLinks", fields: RecentNotebookLinksFields())
 
     /// Opens the notebook in the native OneNote client, if it is installed.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebookLinks/oneNoteClientUrl`.
     public let oneNoteClientUrl: Field<ExternalLink>
 
     /// Opens the notebook in OneNote on the web.
+    ///
+    /// - Remark: Generated from `microsoft.graph.recentNotebookLinks/oneNoteWebUrl`.
     public let oneNoteWebUrl: Field<ExternalLink>
 
     private init() {

@@ -17,9 +17,13 @@ public struct SectionLinksFields: FieldSet {
     public static let schema = ModelSchema("microsoft.graph.sectionLinks", fields: SectionLinksFields())
 
     /// Opens the section in the native OneNote client, if it is installed (an `onenote:` URL).
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionLinks/oneNoteClientUrl`.
     public let oneNoteClientUrl: Field<ExternalLink>
 
     /// Opens the section in OneNote on the web.
+    ///
+    /// - Remark: Generated from `microsoft.graph.sectionLinks/oneNoteWebUrl`.
     public let oneNoteWebUrl: Field<ExternalLink>
 
     private init() {

@@ -83,16 +83,22 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
     /// Comments on a contact.
     ///
     /// `comments.request()` lists them; `comments("CommentId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Contact/comments`.
     public var comments: CollectionRequestBuilder<CommentRequestBuilder> {
         .init(client: client, path: path.appending("comments"))
     }
 
     /// What the contact's agent provides to the contact.
+    ///
+    /// - Remark: Generated from `spark.Contact/provided`.
     public var provided: ContactProvidedRequestBuilder { .init(client: client, path: path.appending("provided")) }
 
     /// The contact's portal (VOW) listing carts.
     ///
     /// `listingCarts.request()` lists them; `listingCarts("CartId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Contact/listingcarts`.
     public var listingCarts: CollectionRequestBuilder<ContactListingCartRequestBuilder> {
         .init(client: client, path: path.appending("listingcarts"))
     }

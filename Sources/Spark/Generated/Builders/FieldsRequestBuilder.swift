@@ -24,6 +24,8 @@ public struct FieldsRequestBuilder: RequestBuilder {
     /// Field order, for every property type or one.
     ///
     /// `order.request()` lists them; `order("PropertyType")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.fields/order`.
     public var order: CollectionRequestBuilder<FieldGroupRequestBuilder> {
         .init(client: client, path: path.appending("order"))
     }

@@ -24,6 +24,8 @@ public struct FlexmlsRequestBuilder: RequestBuilder {
     /// Links to listings that Flexmls sent by email.
     ///
     /// `emailLinks.request()` lists them; `emailLinks("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.flexmls/emaillinks`.
     public var emailLinks: CollectionRequestBuilder<EmailLinkRequestBuilder> {
         .init(client: client, path: path.appending("emaillinks"))
     }

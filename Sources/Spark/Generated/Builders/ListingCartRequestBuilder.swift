@@ -60,6 +60,8 @@ public struct ListingCartRequestBuilder: ModelRequestBuilder {
     /// The listings in a cart.
     ///
     /// `listings.request()` lists them; `listings("ListingId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/listings`.
     public var listings: CollectionRequestBuilder<CartListingRequestBuilder> {
         .init(client: client, path: path.appending("listings"))
     }

@@ -92,6 +92,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The photos of a listing.
     ///
     /// `photos.request()` lists them; `photos("PhotoId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/photos`.
     public var photos: CollectionRequestBuilder<PhotoRequestBuilder> {
         .init(client: client, path: path.appending("photos"))
     }
@@ -99,6 +101,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The videos of a listing.
     ///
     /// `videos.request()` lists them; `videos("VideoId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/videos`.
     public var videos: CollectionRequestBuilder<VideoRequestBuilder> {
         .init(client: client, path: path.appending("videos"))
     }
@@ -106,6 +110,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The virtual tours of a listing.
     ///
     /// `virtualTours.request()` lists them; `virtualTours("TourId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/virtualtours`.
     public var virtualTours: CollectionRequestBuilder<VirtualTourRequestBuilder> {
         .init(client: client, path: path.appending("virtualtours"))
     }
@@ -113,6 +119,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The documents of a listing, such as disclosures.
     ///
     /// `documents.request()` lists them; `documents("DocumentId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/documents`.
     public var documents: CollectionRequestBuilder<ListingDocumentRequestBuilder> {
         .init(client: client, path: path.appending("documents"))
     }
@@ -120,6 +128,8 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The open houses of a listing.
     ///
     /// `openHouses.request()` lists them; `openHouses("OpenHouseId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/openhouses`.
     public var openHouses: CollectionRequestBuilder<OpenHouseRequestBuilder> {
         .init(client: client, path: path.appending("openhouses"))
     }
@@ -127,14 +137,20 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
     /// The tours of homes a listing is on.
     ///
     /// `toursOfHomes.request()` lists them; `toursOfHomes("TourId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.Listing/tourofhomes`.
     public var toursOfHomes: CollectionRequestBuilder<TourOfHomesRequestBuilder> {
         .init(client: client, path: path.appending("tourofhomes"))
     }
 
     /// The signed-in user's own data about a listing.
+    ///
+    /// - Remark: Generated from `spark.Listing/my`.
     public var my: ListingPrivateRequestBuilder { .init(client: client, path: path.appending("my")) }
 
     /// Notes on a listing shared between the agent and contacts.
+    ///
+    /// - Remark: Generated from `spark.Listing/shared`.
     public var shared: ListingSharedRequestBuilder { .init(client: client, path: path.appending("shared")) }
 
     /// Reads one listing; Spark answers with a one-element Results array.

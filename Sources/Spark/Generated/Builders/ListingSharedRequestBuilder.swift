@@ -22,5 +22,7 @@ public struct ListingSharedRequestBuilder: RequestBuilder {
     }
 
     /// Notes shared between the agent and contacts.
+    ///
+    /// - Remark: Generated from `spark.listingShared/notes`.
     public var notes: NoteRequestBuilder { .init(client: client, path: path.appending("notes")) }
 }

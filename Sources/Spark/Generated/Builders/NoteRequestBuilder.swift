@@ -27,6 +27,8 @@ public struct NoteRequestBuilder: ModelRequestBuilder {
     }
 
     /// `contacts.request()` lists them; `contacts("ContactId")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.sharedNotes/contacts`.
     public var contacts: CollectionRequestBuilder<ContactNoteRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }

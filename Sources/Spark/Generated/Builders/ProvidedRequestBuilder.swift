@@ -27,6 +27,8 @@ public struct ProvidedRequestBuilder: RequestBuilder {
     /// Saved searches the agent provides.
     ///
     /// `savedSearches.request()` lists them; `savedSearches("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.provided/savedsearches`.
     public var savedSearches: CollectionRequestBuilder<ProvidedSavedSearchRequestBuilder> {
         .init(client: client, path: path.appending("savedsearches"))
     }

@@ -30,6 +30,8 @@ public struct SearchTemplatesRequestBuilder: RequestBuilder {
     /// Quick search forms: which fields a search form shows.
     ///
     /// `quickSearches.request()` lists them; `quickSearches("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.searchTemplates/quicksearches`.
     public var quickSearches: CollectionRequestBuilder<QuickSearchRequestBuilder> {
         .init(client: client, path: path.appending("quicksearches"))
     }
@@ -37,6 +39,8 @@ public struct SearchTemplatesRequestBuilder: RequestBuilder {
     /// Listing sorts: ordered fields with directions.
     ///
     /// `sorts.request()` lists them; `sorts("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.searchTemplates/sorts`.
     public var sorts: CollectionRequestBuilder<ListingSortRequestBuilder> {
         .init(client: client, path: path.appending("sorts"))
     }

@@ -18,59 +18,95 @@ public struct AccountFields: FieldSet {
     /// The account's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Account/Id`.
     public let id: Field<String>
 
     /// The account's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Account/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The user's full name, or the office's name.
+    ///
+    /// - Remark: Generated from `spark.Account/Name`.
     public let name: Field<String>
 
     /// The user's first name.
+    ///
+    /// - Remark: Generated from `spark.Account/FirstName`.
     public let firstName: Field<String>
 
     /// The user's last name.
+    ///
+    /// - Remark: Generated from `spark.Account/LastName`.
     public let lastName: Field<String>
 
     /// The kind of account, such as Member, Office, Company or Mls.
+    ///
+    /// - Remark: Generated from `spark.Account/UserType`.
     public let userType: Field<String>
 
     /// The name of the user's office.
+    ///
+    /// - Remark: Generated from `spark.Account/Office`.
     public let office: Field<String>
 
     /// The 26-digit id of the user's office.
+    ///
+    /// - Remark: Generated from `spark.Account/OfficeId`.
     public let officeId: Field<String>
 
     /// The name of the user's company.
+    ///
+    /// - Remark: Generated from `spark.Account/Company`.
     public let company: Field<String>
 
     /// The name of the user's MLS.
+    ///
+    /// - Remark: Generated from `spark.Account/Mls`.
     public let mls: Field<String>
 
     /// The 26-digit id of the user's MLS.
+    ///
+    /// - Remark: Generated from `spark.Account/MlsId`.
     public let mlsId: Field<String>
 
     /// The user's email addresses.
+    ///
+    /// - Remark: Generated from `spark.Account/Emails`.
     public let emails: Field<[AccountEmail]>
 
     /// The user's phone numbers.
+    ///
+    /// - Remark: Generated from `spark.Account/Phones`.
     public let phones: Field<[AccountPhone]>
 
     /// The user's websites.
+    ///
+    /// - Remark: Generated from `spark.Account/Websites`.
     public let websites: Field<[AccountWebsite]>
 
     /// The user's postal addresses.
+    ///
+    /// - Remark: Generated from `spark.Account/Addresses`.
     public let addresses: Field<[AccountAddress]>
 
     /// The user's images, such as a photo and a logo.
+    ///
+    /// - Remark: Generated from `spark.Account/Images`.
     public let images: Field<[AccountImage]>
 
     /// The 26-digit id of the user's company.
+    ///
+    /// - Remark: Generated from `spark.Account/CompanyId`.
     public let companyId: Field<String>
 
     /// Whether the user receives email updates (portal users).
+    ///
+    /// - Remark: Generated from `spark.Account/GetEmailUpdates`.
     public let getEmailUpdates: Field<Bool>
 
     private init() {

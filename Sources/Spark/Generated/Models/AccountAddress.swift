@@ -16,30 +16,48 @@ public struct AccountAddressFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountAddress", fields: AccountAddressFields())
 
     /// What the address is for, such as Work or Home.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Type`.
     public let type: Field<String>
 
     /// The user's label for the address.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Name`.
     public let name: Field<String>
 
     /// The address in one line.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Address`.
     public let address: Field<String>
 
     /// The first street line.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Street1`.
     public let street1: Field<String>
 
     /// The second street line.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Street2`.
     public let street2: Field<String>
 
     /// The city.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/City`.
     public let city: Field<String>
 
     /// The state or province.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Region`.
     public let region: Field<String>
 
     /// The ZIP or postal code.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/PostalCode`.
     public let postalCode: Field<String>
 
     /// Whether this is the account's main address.
+    ///
+    /// - Remark: Generated from `spark.AccountAddress/Primary`.
     public let primary: Field<Bool>
 
     private init() {

@@ -16,12 +16,18 @@ public struct AccountChangesFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountChanges", fields: AccountChangesFields())
 
     /// Whether the user receives email updates.
+    ///
+    /// - Remark: Generated from `spark.AccountChanges/GetEmailUpdates`.
     public let getEmailUpdates: Field<Bool>
 
     /// The new password.
+    ///
+    /// - Remark: Generated from `spark.AccountChanges/Password`.
     public let password: Field<String>
 
     /// The current password, which a password change needs.
+    ///
+    /// - Remark: Generated from `spark.AccountChanges/PasswordValidation`.
     public let passwordValidation: Field<String>
 
     private init() {

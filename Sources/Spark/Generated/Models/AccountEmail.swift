@@ -16,15 +16,23 @@ public struct AccountEmailFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountEmail", fields: AccountEmailFields())
 
     /// What the address is for, such as Work or Mobile.
+    ///
+    /// - Remark: Generated from `spark.AccountEmail/Type`.
     public let type: Field<String>
 
     /// The user's label for the address.
+    ///
+    /// - Remark: Generated from `spark.AccountEmail/Name`.
     public let name: Field<String>
 
     /// The email address.
+    ///
+    /// - Remark: Generated from `spark.AccountEmail/Address`.
     public let address: Field<String>
 
     /// Whether this is the account's main address.
+    ///
+    /// - Remark: Generated from `spark.AccountEmail/Primary`.
     public let primary: Field<Bool>
 
     private init() {

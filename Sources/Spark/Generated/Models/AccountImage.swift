@@ -16,12 +16,18 @@ public struct AccountImageFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountImage", fields: AccountImageFields())
 
     /// What the image is, such as Photo or Logo.
+    ///
+    /// - Remark: Generated from `spark.AccountImage/Type`.
     public let type: Field<String>
 
     /// The user's label for the image.
+    ///
+    /// - Remark: Generated from `spark.AccountImage/Name`.
     public let name: Field<String>
 
     /// The image's address.
+    ///
+    /// - Remark: Generated from `spark.AccountImage/Uri`.
     public let uri: Field<String>
 
     private init() {

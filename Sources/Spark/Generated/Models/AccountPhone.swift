@@ -16,15 +16,23 @@ public struct AccountPhoneFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountPhone", fields: AccountPhoneFields())
 
     /// What the number is for, such as Office, Mobile or Fax.
+    ///
+    /// - Remark: Generated from `spark.AccountPhone/Type`.
     public let type: Field<String>
 
     /// The user's label for the number.
+    ///
+    /// - Remark: Generated from `spark.AccountPhone/Name`.
     public let name: Field<String>
 
     /// The phone number.
+    ///
+    /// - Remark: Generated from `spark.AccountPhone/Number`.
     public let number: Field<String>
 
     /// Whether this is the account's main number.
+    ///
+    /// - Remark: Generated from `spark.AccountPhone/Primary`.
     public let primary: Field<Bool>
 
     private init() {

@@ -16,15 +16,23 @@ public struct AccountWebsiteFields: FieldSet {
     public static let schema = ModelSchema("spark.AccountWebsite", fields: AccountWebsiteFields())
 
     /// What the site is for, such as Work or Personal.
+    ///
+    /// - Remark: Generated from `spark.AccountWebsite/Type`.
     public let type: Field<String>
 
     /// The user's label for the site.
+    ///
+    /// - Remark: Generated from `spark.AccountWebsite/Name`.
     public let name: Field<String>
 
     /// The site's address.
+    ///
+    /// - Remark: Generated from `spark.AccountWebsite/Uri`.
     public let uri: Field<String>
 
     /// Whether this is the account's main site.
+    ///
+    /// - Remark: Generated from `spark.AccountWebsite/Primary`.
     public let primary: Field<Bool>
 
     private init() {

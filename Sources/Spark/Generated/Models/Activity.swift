@@ -18,23 +18,35 @@ public struct ActivityFields: FieldSet {
     /// The activity's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Activity/Id`.
     public let id: Field<String>
 
     /// The activity's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Activity/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// What happened, such as ContactComment.
+    ///
+    /// - Remark: Generated from `spark.Activity/ActivityType`.
     public let activityType: Field<String>
 
     /// The path of what the activity is about, such as a contact's comments.
+    ///
+    /// - Remark: Generated from `spark.Activity/ActivityResourceUri`.
     public let activityResourceUri: Field<String>
 
     /// The id of the activity's object, when it has one.
+    ///
+    /// - Remark: Generated from `spark.Activity/ActivityId`.
     public let activityId: Field<String>
 
     /// When it happened.
+    ///
+    /// - Remark: Generated from `spark.Activity/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     private init() {

@@ -18,38 +18,60 @@ public struct CommentFields: FieldSet {
     /// The comment's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Comment/Id`.
     public let id: Field<String>
 
     /// The comment's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Comment/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The text.
+    ///
+    /// - Remark: Generated from `spark.Comment/Comment`.
     public let comment: Field<String>
 
     /// What the comment is on, such as Contact.
+    ///
+    /// - Remark: Generated from `spark.Comment/ReferenceType`.
     public let referenceType: Field<String>
 
     /// The 26-digit id of what the comment is on.
+    ///
+    /// - Remark: Generated from `spark.Comment/ReferenceId`.
     public let referenceId: Field<String>
 
     /// The path of what the comment is on.
+    ///
+    /// - Remark: Generated from `spark.Comment/ReferenceUri`.
     public let referenceUri: Field<String>
 
     /// The 26-digit account id of the author.
+    ///
+    /// - Remark: Generated from `spark.Comment/UserId`.
     public let userId: Field<String>
 
     /// The path of the author's account.
+    ///
+    /// - Remark: Generated from `spark.Comment/UserUri`.
     public let userUri: Field<String>
 
     /// The author's kind of account, such as Member or Mls.
+    ///
+    /// - Remark: Generated from `spark.Comment/UserType`.
     public let userType: Field<String>
 
     /// When the comment was written.
+    ///
+    /// - Remark: Generated from `spark.Comment/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     /// When the comment last changed.
+    ///
+    /// - Remark: Generated from `spark.Comment/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

@@ -16,9 +16,13 @@ public struct ConnectPreferenceFields: FieldSet {
     public static let schema = ModelSchema("spark.ConnectPreference", fields: ConnectPreferenceFields())
 
     /// The preference's name.
+    ///
+    /// - Remark: Generated from `spark.ConnectPreference/Name`.
     public let name: Field<String>
 
     /// The preference's value: a string, a number or a list, depending on the preference.
+    ///
+    /// - Remark: Generated from `spark.ConnectPreference/Value`.
     public let value: Field<JSONValue>
 
     private init() {

@@ -18,37 +18,57 @@ public struct ContactFields: FieldSet {
     /// The contact's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Contact/Id`.
     public let id: Field<String>
 
     /// The contact's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Contact/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The name shown for the contact.
+    ///
+    /// - Remark: Generated from `spark.Contact/DisplayName`.
     public let displayName: Field<String>
 
     /// The contact's first name.
+    ///
+    /// - Remark: Generated from `spark.Contact/GivenName`.
     public let givenName: Field<String>
 
     /// The contact's last name.
+    ///
+    /// - Remark: Generated from `spark.Contact/FamilyName`.
     public let familyName: Field<String>
 
     /// The contact's main email address.
+    ///
+    /// - Remark: Generated from `spark.Contact/PrimaryEmail`.
     public let primaryEmail: Field<String>
 
     /// The contact's main phone number.
+    ///
+    /// - Remark: Generated from `spark.Contact/PrimaryPhone`.
     public let primaryPhone: Field<String>
 
     /// When the contact last changed.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Contact/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     /// The user's tags on the contact, such as Buyer.
+    ///
+    /// - Remark: Generated from `spark.Contact/Tags`.
     public let tags: Field<[String]>
 
     /// The street line of the contact's home address.
+    ///
+    /// - Remark: Generated from `spark.Contact/HomeStreetAddress`.
     public let homeStreetAddress: Field<String>
 
     private init() {

@@ -16,11 +16,15 @@ public struct ContactTagFields: FieldSet {
     public static let schema = ModelSchema("spark.ContactTag", fields: ContactTagFields())
 
     /// The tag, such as Current Buyers.
+    ///
+    /// - Remark: Generated from `spark.ContactTag/Tag`.
     public let tag: Field<String>
 
     /// The path of the tag's contacts, such as `/v1/contacts/tags/Current Buyers`.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ContactTag/ResourceUri`.
     public let resourceUri: Field<String>
 
     private init() {

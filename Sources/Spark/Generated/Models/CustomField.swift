@@ -16,6 +16,8 @@ public struct CustomFieldFields: FieldSet {
     public static let schema = ModelSchema("spark.CustomField", fields: CustomFieldFields())
 
     /// The allowed values, for a field with a list.
+    ///
+    /// - Remark: Generated from `spark.CustomField/FieldList`.
     public let fieldList: Field<[FieldListItem]>
 
     private init() {

@@ -18,6 +18,8 @@ public struct EmailLinkFields: FieldSet {
     /// The link's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.EmailLink/Id`.
     public let id: Field<String>
 
     private init() {

@@ -16,6 +16,8 @@ public struct ErrorResponseFields: FieldSet {
     public static let schema = ModelSchema("spark.ErrorResponse", fields: ErrorResponseFields())
 
     /// Success (false), Code and Message.
+    ///
+    /// - Remark: Generated from `spark.ErrorResponse/D`.
     public let d: Field<ResponseStatus>
 
     private init() {

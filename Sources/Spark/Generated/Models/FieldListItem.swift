@@ -16,12 +16,18 @@ public struct FieldListItemFields: FieldSet {
     public static let schema = ModelSchema("spark.FieldListItem", fields: FieldListItemFields())
 
     /// The value as shown to people.
+    ///
+    /// - Remark: Generated from `spark.FieldListItem/Name`.
     public let name: Field<String>
 
     /// The value as used in `_filter`.
+    ///
+    /// - Remark: Generated from `spark.FieldListItem/Value`.
     public let value: Field<String>
 
     /// The property type codes the value applies to.
+    ///
+    /// - Remark: Generated from `spark.FieldListItem/AppliesTo`.
     public let appliesTo: Field<[String]>
 
     private init() {

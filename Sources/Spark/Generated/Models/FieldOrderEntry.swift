@@ -16,15 +16,23 @@ public struct FieldOrderEntryFields: FieldSet {
     public static let schema = ModelSchema("spark.FieldOrderEntry", fields: FieldOrderEntryFields())
 
     /// The field's name, such as ListPrice.
+    ///
+    /// - Remark: Generated from `spark.FieldOrderEntry/Field`.
     public let field: Field<String>
 
     /// The field's name for people.
+    ///
+    /// - Remark: Generated from `spark.FieldOrderEntry/Label`.
     public let label: Field<String>
 
     /// Where the field lives: StandardFields or CustomFields.
+    ///
+    /// - Remark: Generated from `spark.FieldOrderEntry/Domain`.
     public let domain: Field<String>
 
     /// Whether the field shows only on the detail view.
+    ///
+    /// - Remark: Generated from `spark.FieldOrderEntry/Detail`.
     public let detail: Field<Bool>
 
     private init() {

@@ -16,12 +16,18 @@ public struct FieldSettingFields: FieldSet {
     public static let schema = ModelSchema("spark.FieldSetting", fields: FieldSettingFields())
 
     /// Where the field lives: StandardFields or CustomFields.
+    ///
+    /// - Remark: Generated from `spark.FieldSetting/Domain`.
     public let domain: Field<String>
 
     /// The field's name.
+    ///
+    /// - Remark: Generated from `spark.FieldSetting/Field`.
     public let field: Field<String>
 
     /// The custom field group, for a custom field.
+    ///
+    /// - Remark: Generated from `spark.FieldSetting/GroupField`.
     public let groupField: Field<String>
 
     private init() {

@@ -16,6 +16,8 @@ public struct FieldVisibilityFields: FieldSet {
     public static let schema = ModelSchema("spark.FieldVisibility", fields: FieldVisibilityFields())
 
     /// The property type codes whose listings show the field, such as A and B.
+    ///
+    /// - Remark: Generated from `spark.FieldVisibility/PropertyTypes`.
     public let propertyTypes: Field<[String]>
 
     private init() {

@@ -18,12 +18,18 @@ public struct FloorPlanFields: FieldSet {
     /// The plan's number (a number, not a 26-digit id).
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.FloorPlan/Id`.
     public let id: Field<Int64>
 
     /// The plan's title.
+    ///
+    /// - Remark: Generated from `spark.FloorPlan/Name`.
     public let name: Field<String>
 
     /// The plan's images.
+    ///
+    /// - Remark: Generated from `spark.FloorPlan/Images`.
     public let images: Field<[FloorPlanImage]>
 
     private init() {

@@ -16,9 +16,13 @@ public struct FloorPlanImageFields: FieldSet {
     public static let schema = ModelSchema("spark.FloorPlanImage", fields: FloorPlanImageFields())
 
     /// The image's address.
+    ///
+    /// - Remark: Generated from `spark.FloorPlanImage/Uri`.
     public let uri: Field<String>
 
     /// The kind of image, such as all_in_one_png or all_in_one_thumbnail_png.
+    ///
+    /// - Remark: Generated from `spark.FloorPlanImage/Type`.
     public let type: Field<String>
 
     private init() {

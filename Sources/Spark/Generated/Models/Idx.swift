@@ -18,6 +18,8 @@ public struct IdxFields: FieldSet {
     /// The record's id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Idx/Id`.
     public let id: Field<String>
 
     private init() {

@@ -18,23 +18,35 @@ public struct IdxLinkFields: FieldSet {
     /// The link's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/Id`.
     public let id: Field<String>
 
     /// The link's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The link's name.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/Name`.
     public let name: Field<String>
 
     /// What the link shows: QuickSearch, SavedSearch, MyListings or Roster.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/LinkType`.
     public let linkType: Field<String>
 
     /// The link's short id, as used in its address.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/LinkId`.
     public let linkId: Field<String>
 
     /// The public address.
+    ///
+    /// - Remark: Generated from `spark.IdxLink/Uri`.
     public let uri: Field<String>
 
     private init() {

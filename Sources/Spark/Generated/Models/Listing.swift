@@ -18,26 +18,40 @@ public struct ListingFields: FieldSet {
     /// The listing's 26-digit numeric id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Listing/Id`.
     public let id: Field<String>
 
     /// The listing's path, such as `/v1/listings/20060412165917817933000000`.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Listing/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The listing's data, keyed by standard field name.
+    ///
+    /// - Remark: Generated from `spark.Listing/StandardFields`.
     public let standardFields: Field<StandardFields>
 
     /// The listing's photos, when an answer carries them beside StandardFields rather than inside it.
+    ///
+    /// - Remark: Generated from `spark.Listing/Photos`.
     public let photos: Field<[Photo]>
 
     /// The listing's floor plans, with `_expand=FloPlans` (beside StandardFields).
+    ///
+    /// - Remark: Generated from `spark.Listing/FloPlans`.
     public let floPlans: Field<[FloorPlan]>
 
     /// The booked periods of a rental listing, with `_expand=RentalCalendar` (beside StandardFields).
+    ///
+    /// - Remark: Generated from `spark.Listing/RentalCalendar`.
     public let rentalCalendar: Field<[RentalCalendarEntry]>
 
     /// The tours of homes the listing is on, as the tour-of-homes search answers them (beside StandardFields).
+    ///
+    /// - Remark: Generated from `spark.Listing/TourOfHomes`.
     public let tourOfHomes: Field<[TourOfHomes]>
 
     private init() {

@@ -18,23 +18,35 @@ public struct ListingCartFields: FieldSet {
     /// The cart's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/Id`.
     public let id: Field<String>
 
     /// The cart's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The cart's name.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/Name`.
     public let name: Field<String>
 
     /// How many listings the cart holds.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/ListingCount`.
     public let listingCount: Field<Int32>
 
     /// The 26-digit ids of the listings, when sending them.
+    ///
+    /// - Remark: Generated from `spark.ListingCart/ListingIds`.
     public let listingIds: Field<[String]>
 
     /// For a portal cart, its kind, such as Favorites, Rejects or Custom (only Custom may be deleted).
+    ///
+    /// - Remark: Generated from `spark.ListingCart/PortalCartType`.
     public let portalCartType: Field<String>
 
     private init() {

@@ -16,6 +16,8 @@ public struct ListingCartShareFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingCartShare", fields: ListingCartShareFields())
 
     /// The cart's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.ListingCartShare/CartId`.
     public let cartId: Field<String>
 
     private init() {

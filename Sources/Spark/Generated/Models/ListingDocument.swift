@@ -18,17 +18,25 @@ public struct ListingDocumentFields: FieldSet {
     /// The document's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingDocument/Id`.
     public let id: Field<String>
 
     /// The document's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingDocument/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The document's title.
+    ///
+    /// - Remark: Generated from `spark.ListingDocument/Name`.
     public let name: Field<String>
 
     /// The document's address.
+    ///
+    /// - Remark: Generated from `spark.ListingDocument/Uri`.
     public let uri: Field<String>
 
     private init() {

@@ -16,6 +16,8 @@ public struct ListingIdListFields: FieldSet {
     public static let schema = ModelSchema("spark.ListingIdList", fields: ListingIdListFields())
 
     /// The listings' 26-digit ids.
+    ///
+    /// - Remark: Generated from `spark.ListingIdList/ListingIds`.
     public let listingIds: Field<[String]>
 
     private init() {

@@ -18,47 +18,75 @@ public struct ListingRuleFields: FieldSet {
     /// The rule's number.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Id`.
     public let id: Field<Int64>
 
     /// The rule's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The property type code it applies to.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/PropertyType`.
     public let propertyType: Field<String>
 
     /// Where the field lives: StandardFields or CustomFields.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Domain`.
     public let domain: Field<String>
 
     /// The custom field group, for a custom field.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Group`.
     public let group: Field<String>
 
     /// The field the rule is about.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Field`.
     public let field: Field<String>
 
     /// Where the rule runs among the field's rules.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Order`.
     public let order: Field<Int32>
 
     /// What the rule does, such as SET_REQUIRED.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Action`.
     public let action: Field<String>
 
     /// When the rule applies, as an expression such as `StandardStatus = 'Active'`.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Expression`.
     public let expression: Field<String>
 
     /// Whether the rule is in force, such as Published.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/ApprovalStatus`.
     public let approvalStatus: Field<String>
 
     /// Whether the rule may be changed.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Editable`.
     public let editable: Field<Bool>
 
     /// How a broken rule is reported, such as Fatal.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/Status`.
     public let status: Field<String>
 
     /// When the rule was created.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     /// When the rule last changed.
+    ///
+    /// - Remark: Generated from `spark.ListingRule/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

@@ -18,32 +18,50 @@ public struct ListingSortFields: FieldSet {
     /// The sort's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/Id`.
     public let id: Field<String>
 
     /// The sort's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The sort's name.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/Name`.
     public let name: Field<String>
 
     /// The 26-digit id of the owner.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/OwnerId`.
     public let ownerId: Field<String>
 
     /// The 26-digit id of the MLS.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/MlsId`.
     public let mlsId: Field<String>
 
     /// Whether users below the owner inherit it.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/Inheritable`.
     public let inheritable: Field<Bool>
 
     /// Whether the user inherited it.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/Inherited`.
     public let inherited: Field<Bool>
 
     /// The fields to sort by, in order, each with its SortType.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/Fields`.
     public let fields: Field<[SearchTemplateField]>
 
     /// When it last changed.
+    ///
+    /// - Remark: Generated from `spark.ListingSort/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

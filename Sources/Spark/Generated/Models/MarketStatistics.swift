@@ -16,78 +16,128 @@ public struct MarketStatisticsFields: FieldSet {
     public static let schema = ModelSchema("spark.MarketStatistics", fields: MarketStatisticsFields())
 
     /// The month of each value, newest first.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/Dates`.
     public let dates: Field<[String]>
 
     /// absorption: months the active inventory would last.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/AbsorptionRate`.
     public let absorptionRate: Field<[Double]>
 
     /// inventory: active listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/ActiveListings`.
     public let activeListings: Field<[Double]>
 
     /// inventory: new listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/NewListings`.
     public let newListings: Field<[Double]>
 
     /// inventory: listings that went pending.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/PendedListings`.
     public let pendedListings: Field<[Double]>
 
     /// inventory: sold listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldListings`.
     public let soldListings: Field<[Double]>
 
     /// price: the average list price of active listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/ActiveAverageListPrice`.
     public let activeAverageListPrice: Field<[Double]>
 
     /// price: the average list price of new listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/NewAverageListPrice`.
     public let newAverageListPrice: Field<[Double]>
 
     /// price: the average list price of pended listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/PendedAverageListPrice`.
     public let pendedAverageListPrice: Field<[Double]>
 
     /// price: the average list price of sold listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldAverageListPrice`.
     public let soldAverageListPrice: Field<[Double]>
 
     /// price: the average sale price.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldAverageSoldPrice`.
     public let soldAverageSoldPrice: Field<[Double]>
 
     /// price: the median list price of active listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/ActiveMedianListPrice`.
     public let activeMedianListPrice: Field<[Double]>
 
     /// price: the median list price of new listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/NewMedianListPrice`.
     public let newMedianListPrice: Field<[Double]>
 
     /// price: the median list price of pended listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/PendedMedianListPrice`.
     public let pendedMedianListPrice: Field<[Double]>
 
     /// price: the median list price of sold listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldMedianListPrice`.
     public let soldMedianListPrice: Field<[Double]>
 
     /// price: the median sale price.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldMedianSoldPrice`.
     public let soldMedianSoldPrice: Field<[Double]>
 
     /// ratio: sale price to original list price.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SaleToOriginalListPriceRatio`.
     public let saleToOriginalListPriceRatio: Field<[Double]>
 
     /// ratio: sale price to list price.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SaleToListPriceRatio`.
     public let saleToListPriceRatio: Field<[Double]>
 
     /// dom: average days on market.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/AverageDom`.
     public let averageDom: Field<[Double]>
 
     /// dom: average cumulative days on market.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/AverageCdom`.
     public let averageCdom: Field<[Double]>
 
     /// volume: list volume of active listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/ActiveListVolume`.
     public let activeListVolume: Field<[Double]>
 
     /// volume: list volume of new listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/NewListVolume`.
     public let newListVolume: Field<[Double]>
 
     /// volume: list volume of pended listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/PendedListVolume`.
     public let pendedListVolume: Field<[Double]>
 
     /// volume: list volume of sold listings.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldListVolume`.
     public let soldListVolume: Field<[Double]>
 
     /// volume: sale volume.
+    ///
+    /// - Remark: Generated from `spark.MarketStatistics/SoldSaleVolume`.
     public let soldSaleVolume: Field<[Double]>
 
     private init() {

@@ -18,49 +18,78 @@ public struct MessageFields: FieldSet {
     /// The message's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Message/Id`.
     public let id: Field<String>
 
     /// The message's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Message/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The kind of message, such as ShowingRequest.
+    ///
+    /// - Remark: Generated from `spark.Message/Type`.
     public let type: Field<String>
 
     /// The subject.
+    ///
+    /// - Remark: Generated from `spark.Message/Subject`.
     public let subject: Field<String>
 
     /// The text (with replies, when asked for with `_expand=Body`).
+    ///
+    /// - Remark: Generated from `spark.Message/Body`.
     public let body: Field<String>
 
     /// The sender's 26-digit account id.
+    ///
+    /// - Remark: Generated from `spark.Message/SenderId`.
     public let senderId: Field<String>
 
     /// The sender's account (a summary: Id, Name, UserType, Office, Company).
+    ///
+    /// - Remark: Generated from `spark.Message/Sender`.
     public let sender: Field<Account>
 
     /// The recipients' 26-digit account ids (one id arrives as a plain string).
+    ///
+    /// - Remark: Generated from `spark.Message/RecipientIds`.
     public let recipientIds: Field<JSONValue>
 
     /// The recipients' accounts (summaries).
+    ///
+    /// - Remark: Generated from `spark.Message/Recipients`.
     public let recipients: Field<[Account]>
 
     /// The 26-digit id of the listing the message is about.
+    ///
+    /// - Remark: Generated from `spark.Message/ListingId`.
     public let listingId: Field<String>
 
     /// The id of the message this one answers.
+    ///
+    /// - Remark: Generated from `spark.Message/ReplyToId`.
     public let replyToId: Field<String>
 
+    /// - Remark: Generated from `spark.Message/ThreadInfo`.
     public let threadInfo: Field<MessageThreadInfo>
 
     /// When the event the message asks for takes place, such as the showing.
+    ///
+    /// - Remark: Generated from `spark.Message/EventDateTime`.
     public let eventDateTime: Field<Date>
 
     /// When the message was sent (often without an offset).
+    ///
+    /// - Remark: Generated from `spark.Message/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     /// When the message last changed.
+    ///
+    /// - Remark: Generated from `spark.Message/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

@@ -16,9 +16,13 @@ public struct MessageThreadInfoFields: FieldSet {
     public static let schema = ModelSchema("spark.MessageThreadInfo", fields: MessageThreadInfoFields())
 
     /// Whether the message has replies.
+    ///
+    /// - Remark: Generated from `spark.MessageThreadInfo/HasReplies`.
     public let hasReplies: Field<Bool>
 
     /// Whether the thread has unread messages.
+    ///
+    /// - Remark: Generated from `spark.MessageThreadInfo/UnreadInThread`.
     public let unreadInThread: Field<Bool>
 
     private init() {

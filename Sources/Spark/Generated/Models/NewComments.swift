@@ -16,6 +16,8 @@ public struct NewCommentsFields: FieldSet {
     public static let schema = ModelSchema("spark.NewComments", fields: NewCommentsFields())
 
     /// The comments; each needs only Comment.
+    ///
+    /// - Remark: Generated from `spark.NewComments/Comments`.
     public let comments: Field<[Comment]>
 
     private init() {

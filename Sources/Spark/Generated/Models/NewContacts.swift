@@ -16,9 +16,13 @@ public struct NewContactsFields: FieldSet {
     public static let schema = ModelSchema("spark.NewContacts", fields: NewContactsFields())
 
     /// The contacts to create.
+    ///
+    /// - Remark: Generated from `spark.NewContacts/Contacts`.
     public let contacts: Field<[Contact]>
 
     /// Whether to notify the agent that the contacts were added.
+    ///
+    /// - Remark: Generated from `spark.NewContacts/Notify`.
     public let notify: Field<Bool>
 
     private init() {

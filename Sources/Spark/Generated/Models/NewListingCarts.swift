@@ -16,6 +16,8 @@ public struct NewListingCartsFields: FieldSet {
     public static let schema = ModelSchema("spark.NewListingCarts", fields: NewListingCartsFields())
 
     /// The carts, each with Name and ListingIds.
+    ///
+    /// - Remark: Generated from `spark.NewListingCarts/ListingCarts`.
     public let listingCarts: Field<[ListingCart]>
 
     private init() {

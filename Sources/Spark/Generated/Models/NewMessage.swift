@@ -16,24 +16,38 @@ public struct NewMessageFields: FieldSet {
     public static let schema = ModelSchema("spark.NewMessage", fields: NewMessageFields())
 
     /// The kind of message, such as ShowingRequest.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/Type`.
     public let type: Field<String>
 
     /// The subject.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/Subject`.
     public let subject: Field<String>
 
     /// The text.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/Body`.
     public let body: Field<String>
 
     /// The sender's 26-digit account id.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/SenderId`.
     public let senderId: Field<String>
 
     /// The recipients' 26-digit account ids.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/Recipients`.
     public let recipients: Field<[String]>
 
     /// The 26-digit id of the listing the message is about.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/ListingId`.
     public let listingId: Field<String>
 
     /// When the event takes place, such as the showing.
+    ///
+    /// - Remark: Generated from `spark.NewMessage/EventDateTime`.
     public let eventDateTime: Field<Date>
 
     private init() {

@@ -16,6 +16,8 @@ public struct NewMessagesFields: FieldSet {
     public static let schema = ModelSchema("spark.NewMessages", fields: NewMessagesFields())
 
     /// The messages.
+    ///
+    /// - Remark: Generated from `spark.NewMessages/Messages`.
     public let messages: Field<[NewMessage]>
 
     private init() {

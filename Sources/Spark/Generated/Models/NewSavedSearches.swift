@@ -16,6 +16,8 @@ public struct NewSavedSearchesFields: FieldSet {
     public static let schema = ModelSchema("spark.NewSavedSearches", fields: NewSavedSearchesFields())
 
     /// The searches, each with Name and Filter.
+    ///
+    /// - Remark: Generated from `spark.NewSavedSearches/SavedSearches`.
     public let savedSearches: Field<[SavedSearch]>
 
     private init() {

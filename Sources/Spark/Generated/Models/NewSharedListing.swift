@@ -16,9 +16,13 @@ public struct NewSharedListingFields: FieldSet {
     public static let schema = ModelSchema("spark.NewSharedListing", fields: NewSharedListingFields())
 
     /// The listings' 26-digit ids.
+    ///
+    /// - Remark: Generated from `spark.NewSharedListing/ListingIds`.
     public let listingIds: Field<[String]>
 
     /// The 26-digit id of the listing view the page uses.
+    ///
+    /// - Remark: Generated from `spark.NewSharedListing/ViewId`.
     public let viewId: Field<String>
 
     private init() {

@@ -18,50 +18,80 @@ public struct NewsFeedFields: FieldSet {
     /// The feed's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Id`.
     public let id: Field<String>
 
     /// The feed's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The feed's name.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Name`.
     public let name: Field<String>
 
     /// What the feed follows, such as SavedSearch.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Type`.
     public let type: Field<String>
 
     /// Whether the feed runs (sometimes sent as "true").
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Active`.
     public let active: Field<Bool>
 
     /// Whether the feed sends notifications.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/NotificationsActive`.
     public let notificationsActive: Field<Bool>
 
     /// Whether the agent reviews events before they are sent.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Curated`.
     public let curated: Field<Bool>
 
     /// How contacts are told, such as Email.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/NotificationMethods`.
     public let notificationMethods: Field<[String]>
 
     /// The 26-digit id of the feed's owner.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/OwnerId`.
     public let ownerId: Field<String>
 
     /// The prospect link the feed belongs to (often empty).
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/ProspectLinkId`.
     public let prospectLinkId: Field<String>
 
     /// The day the feed ends, such as 2014-10-10.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/ExpirationDate`.
     public let expirationDate: Field<CalendarDate>
 
     /// When the feed last had an event; an empty string when never.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/LastEventTimestamp`.
     public let lastEventTimestamp: Field<String>
 
     /// When the feed was created.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     /// When the feed last changed.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     /// The saved search the feed follows.
+    ///
+    /// - Remark: Generated from `spark.NewsFeed/Subscription`.
     public let subscription: Field<SavedSearch>
 
     private init() {

@@ -16,8 +16,11 @@ public struct NewsFeedMetaFields: FieldSet {
     public static let schema = ModelSchema("spark.NewsFeedMeta", fields: NewsFeedMetaFields())
 
     /// The events a feed reports, such as New, PriceChange and Sold.
+    ///
+    /// - Remark: Generated from `spark.NewsFeedMeta/Events`.
     public let events: Field<[String]>
 
+    /// - Remark: Generated from `spark.NewsFeedMeta/Subscriptions`.
     public let subscriptions: Field<NewsFeedSubscriptionRules>
 
     private init() {

@@ -17,12 +17,18 @@ public struct NewsFeedSearchRulesFields: FieldSet {
 
     /// The core standard fields, keyed by name, each with its field metadata (MlsVisible here is a list of property
     /// type codes).
+    ///
+    /// - Remark: Generated from `spark.NewsFeedSearchRules/CoreStandardFields`.
     public let coreStandardFields: Field<JSONValue>
 
     /// Core search criteria that are not standard fields.
+    ///
+    /// - Remark: Generated from `spark.NewsFeedSearchRules/CoreSearchFields`.
     public let coreSearchFields: Field<[String]>
 
     /// How many core fields the search must use.
+    ///
+    /// - Remark: Generated from `spark.NewsFeedSearchRules/MinimumCoreFields`.
     public let minimumCoreFields: Field<JSONValue>
 
     private init() {

@@ -14,6 +14,8 @@ public typealias NewsFeedSubscriptionRules = Model<NewsFeedSubscriptionRulesFiel
 /// The properties of a `NewsFeedSubscriptionRules`, inherited ones included.
 public struct NewsFeedSubscriptionRulesFields: FieldSet {
     public static let schema = ModelSchema("spark.NewsFeedSubscriptionRules", fields: NewsFeedSubscriptionRulesFields())
+
+    /// - Remark: Generated from `spark.NewsFeedSubscriptionRules/SavedSearches`.
     public let savedSearches: Field<NewsFeedSearchRules>
 
     private init() {

@@ -19,6 +19,8 @@ public struct NewsFeedSubscriptionSummaryFields: FieldSet {
     )
 
     /// Whether a news feed follows the search and runs.
+    ///
+    /// - Remark: Generated from `spark.NewsFeedSubscriptionSummary/ActiveSubscription`.
     public let activeSubscription: Field<Bool>
 
     private init() {

@@ -16,11 +16,15 @@ public struct NoteFields: FieldSet {
     public static let schema = ModelSchema("spark.Note", fields: NoteFields())
 
     /// The text.
+    ///
+    /// - Remark: Generated from `spark.Note/Note`.
     public let note: Field<String>
 
     /// The note's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Note/ResourceUri`.
     public let resourceUri: Field<String>
 
     private init() {

@@ -18,36 +18,58 @@ public struct NotificationFields: FieldSet {
     /// The notification's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Notification/Id`.
     public let id: Field<String>
 
     /// The kind of notification, such as OperationComplete.
+    ///
+    /// - Remark: Generated from `spark.Notification/Type`.
     public let type: Field<String>
 
     /// The text.
+    ///
+    /// - Remark: Generated from `spark.Notification/Message`.
     public let message: Field<String>
 
     /// Where a person can see the result.
+    ///
+    /// - Remark: Generated from `spark.Notification/BrowserUri`.
     public let browserUri: Field<String>
 
     /// Where a program can read the result (the sending application's own address).
+    ///
+    /// - Remark: Generated from `spark.Notification/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The application that sent it.
+    ///
+    /// - Remark: Generated from `spark.Notification/SenderApplication`.
     public let senderApplication: Field<String>
 
     /// The sender's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.Notification/SenderId`.
     public let senderId: Field<String>
 
     /// The recipient's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.Notification/RecipientId`.
     public let recipientId: Field<String>
 
     /// Whether the user has read it.
+    ///
+    /// - Remark: Generated from `spark.Notification/Read`.
     public let read: Field<Bool>
 
     /// When it was sent (often without an offset).
+    ///
+    /// - Remark: Generated from `spark.Notification/CreatedTimestamp`.
     public let createdTimestamp: Field<Date>
 
     /// When it was read.
+    ///
+    /// - Remark: Generated from `spark.Notification/ReadTimestamp`.
     public let readTimestamp: Field<Date>
 
     private init() {

@@ -16,6 +16,8 @@ public struct NotificationStateFields: FieldSet {
     public static let schema = ModelSchema("spark.NotificationState", fields: NotificationStateFields())
 
     /// Whether the notifications are read.
+    ///
+    /// - Remark: Generated from `spark.NotificationState/Read`.
     public let read: Field<Bool>
 
     private init() {

@@ -16,15 +16,23 @@ public struct OAuth2TokensFields: FieldSet {
     public static let schema = ModelSchema("spark.OAuth2Tokens", fields: OAuth2TokensFields())
 
     /// The token sent as `Authorization: OAuth <token>`.
+    ///
+    /// - Remark: Generated from `spark.OAuth2Tokens/access_token`.
     public let accessToken: Field<String>
 
     /// The token that obtains a new access token when this one expires.
+    ///
+    /// - Remark: Generated from `spark.OAuth2Tokens/refresh_token`.
     public let refreshToken: Field<String>
 
     /// Seconds until the access token expires.
+    ///
+    /// - Remark: Generated from `spark.OAuth2Tokens/expires_in`.
     public let expiresIn: Field<Int64>
 
     /// The token's type, when sent.
+    ///
+    /// - Remark: Generated from `spark.OAuth2Tokens/token_type`.
     public let tokenType: Field<String>
 
     private init() {

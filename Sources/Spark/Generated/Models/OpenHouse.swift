@@ -18,23 +18,35 @@ public struct OpenHouseFields: FieldSet {
     /// The open house's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/Id`.
     public let id: Field<String>
 
     /// The open house's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY (such as 10/01/2010), not ISO 8601.
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/Date`.
     public let date: Field<String>
 
     /// When it starts, as sent: "9:00 am" or "09:00-07:00".
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/StartTime`.
     public let startTime: Field<String>
 
     /// When it ends, in the same forms as StartTime.
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/EndTime`.
     public let endTime: Field<String>
 
     /// Notes for visitors.
+    ///
+    /// - Remark: Generated from `spark.OpenHouse/Comments`.
     public let comments: Field<String>
 
     private init() {

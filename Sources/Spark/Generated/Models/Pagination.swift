@@ -16,15 +16,23 @@ public struct PaginationFields: FieldSet {
     public static let schema = ModelSchema("spark.Pagination", fields: PaginationFields())
 
     /// How many items match in all.
+    ///
+    /// - Remark: Generated from `spark.Pagination/TotalRows`.
     public let totalRows: Field<Int32>
 
     /// How many items a page holds.
+    ///
+    /// - Remark: Generated from `spark.Pagination/PageSize`.
     public let pageSize: Field<Int32>
 
     /// How many pages there are.
+    ///
+    /// - Remark: Generated from `spark.Pagination/TotalPages`.
     public let totalPages: Field<Int32>
 
     /// The number of this page, starting at 1.
+    ///
+    /// - Remark: Generated from `spark.Pagination/CurrentPage`.
     public let currentPage: Field<Int32>
 
     private init() {

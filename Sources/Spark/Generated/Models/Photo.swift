@@ -18,47 +18,75 @@ public struct PhotoFields: FieldSet {
     /// The photo's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Photo/Id`.
     public let id: Field<String>
 
     /// The photo's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Photo/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The photo's short title.
+    ///
+    /// - Remark: Generated from `spark.Photo/Name`.
     public let name: Field<String>
 
     /// The photo's longer description.
+    ///
+    /// - Remark: Generated from `spark.Photo/Caption`.
     public let caption: Field<String>
 
     /// Whether this is the listing's main photo.
+    ///
+    /// - Remark: Generated from `spark.Photo/Primary`.
     public let primary: Field<Bool>
 
     /// A thumbnail.
+    ///
+    /// - Remark: Generated from `spark.Photo/UriThumb`.
     public let uriThumb: Field<String>
 
     /// The photo at most 300 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri300`.
     public let uri300: Field<String>
 
     /// The photo at most 640 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri640`.
     public let uri640: Field<String>
 
     /// The photo at most 800 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri800`.
     public let uri800: Field<String>
 
     /// The photo at most 1024 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri1024`.
     public let uri1024: Field<String>
 
     /// The photo at most 1280 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri1280`.
     public let uri1280: Field<String>
 
     /// The photo at most 1600 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri1600`.
     public let uri1600: Field<String>
 
     /// The photo at most 2048 pixels wide.
+    ///
+    /// - Remark: Generated from `spark.Photo/Uri2048`.
     public let uri2048: Field<String>
 
     /// The largest size Spark keeps.
+    ///
+    /// - Remark: Generated from `spark.Photo/UriLarge`.
     public let uriLarge: Field<String>
 
     private init() {

@@ -18,29 +18,45 @@ public struct PortalFields: FieldSet {
     /// The portal's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Portal/Id`.
     public let id: Field<String>
 
     /// The portal's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Portal/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the owning agent.
+    ///
+    /// - Remark: Generated from `spark.Portal/OwnerId`.
     public let ownerId: Field<String>
 
     /// The portal's short name.
+    ///
+    /// - Remark: Generated from `spark.Portal/Name`.
     public let name: Field<String>
 
     /// The portal's name as shown to consumers.
+    ///
+    /// - Remark: Generated from `spark.Portal/DisplayName`.
     public let displayName: Field<String>
 
     /// Whether consumers may sign in.
+    ///
+    /// - Remark: Generated from `spark.Portal/Enabled`.
     public let enabled: Field<Bool>
 
     /// What consumers must give when they sign up, such as Address and Phone.
+    ///
+    /// - Remark: Generated from `spark.Portal/RequiredFields`.
     public let requiredFields: Field<[String]>
 
     /// When the portal last changed.
+    ///
+    /// - Remark: Generated from `spark.Portal/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

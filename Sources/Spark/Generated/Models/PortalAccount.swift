@@ -18,26 +18,41 @@ public struct PortalAccountFields: FieldSet {
     /// The account's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/Id`.
     public let id: Field<String>
 
     /// The account's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The 26-digit id of the agent who owns the portal.
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/OwnerId`.
     public let ownerId: Field<String>
 
     /// The name the contact signs in with.
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/LoginName`.
     public let loginName: Field<String>
 
     /// The password, when setting it (never sent back).
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/Password`.
     public let password: Field<String>
 
     /// When the contact last signed in.
+    ///
+    /// - Remark: Generated from `spark.PortalAccount/LastLogin`.
     public let lastLogin: Field<Date>
 
+    /// - Remark: Generated from `spark.PortalAccount/Locale`.
     public let locale: Field<PortalAccountLocale>
+
+    /// - Remark: Generated from `spark.PortalAccount/Settings`.
     public let settings: Field<PortalAccountSettings>
 
     private init() {

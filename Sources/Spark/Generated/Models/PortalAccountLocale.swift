@@ -16,6 +16,8 @@ public struct PortalAccountLocaleFields: FieldSet {
     public static let schema = ModelSchema("spark.PortalAccountLocale", fields: PortalAccountLocaleFields())
 
     /// The language code, such as en.
+    ///
+    /// - Remark: Generated from `spark.PortalAccountLocale/Language`.
     public let language: Field<String>
 
     private init() {

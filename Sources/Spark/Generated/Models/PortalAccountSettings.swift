@@ -16,6 +16,8 @@ public struct PortalAccountSettingsFields: FieldSet {
     public static let schema = ModelSchema("spark.PortalAccountSettings", fields: PortalAccountSettingsFields())
 
     /// Whether the contact may sign in (sent as the string "true" or "false").
+    ///
+    /// - Remark: Generated from `spark.PortalAccountSettings/Enabled`.
     public let enabled: Field<Bool>
 
     private init() {

@@ -16,9 +16,13 @@ public struct PropertyTypeFields: FieldSet {
     public static let schema = ModelSchema("spark.PropertyType", fields: PropertyTypeFields())
 
     /// The code, such as A, used by PropertyType in filters.
+    ///
+    /// - Remark: Generated from `spark.PropertyType/MlsCode`.
     public let mlsCode: Field<String>
 
     /// The name, such as Residential.
+    ///
+    /// - Remark: Generated from `spark.PropertyType/MlsName`.
     public let mlsName: Field<String>
 
     private init() {

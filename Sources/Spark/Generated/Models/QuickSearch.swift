@@ -18,38 +18,60 @@ public struct QuickSearchFields: FieldSet {
     /// The quick search's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/Id`.
     public let id: Field<String>
 
     /// The quick search's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The form's name.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/Name`.
     public let name: Field<String>
 
     /// The 26-digit id of the owner.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/OwnerId`.
     public let ownerId: Field<String>
 
     /// The 26-digit id of the MLS.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/MlsId`.
     public let mlsId: Field<String>
 
     /// Whether users below the owner inherit it.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/Inheritable`.
     public let inheritable: Field<Bool>
 
     /// Whether the user inherited it.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/Inherited`.
     public let inherited: Field<Bool>
 
     /// The 26-digit id of the listing view it uses.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/ViewId`.
     public let viewId: Field<String>
 
     /// The property type codes it searches.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/PropertyTypes`.
     public let propertyTypes: Field<[String]>
 
     /// The fields, in order.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/Fields`.
     public let fields: Field<[SearchTemplateField]>
 
     /// When it last changed.
+    ///
+    /// - Remark: Generated from `spark.QuickSearch/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     private init() {

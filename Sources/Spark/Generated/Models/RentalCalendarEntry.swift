@@ -18,15 +18,23 @@ public struct RentalCalendarEntryFields: FieldSet {
     /// The period's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.RentalCalendarEntry/Id`.
     public let id: Field<String>
 
     /// The first day.
+    ///
+    /// - Remark: Generated from `spark.RentalCalendarEntry/StartDate`.
     public let startDate: Field<CalendarDate>
 
     /// The last day.
+    ///
+    /// - Remark: Generated from `spark.RentalCalendarEntry/EndDate`.
     public let endDate: Field<CalendarDate>
 
     /// What the period is, such as Rented.
+    ///
+    /// - Remark: Generated from `spark.RentalCalendarEntry/Type`.
     public let type: Field<String>
 
     private init() {

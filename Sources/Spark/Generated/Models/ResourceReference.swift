@@ -16,6 +16,8 @@ public struct ResourceReferenceFields: FieldSet {
     public static let schema = ModelSchema("spark.ResourceReference", fields: ResourceReferenceFields())
 
     /// The new resource's path, such as `/v1/contacts/20100815220948256356000000`.
+    ///
+    /// - Remark: Generated from `spark.ResourceReference/ResourceUri`.
     public let resourceUri: Field<String>
 
     private init() {

@@ -16,21 +16,33 @@ public struct ResponseStatusFields: FieldSet {
     public static let schema = ModelSchema("spark.ResponseStatus", fields: ResponseStatusFields())
 
     /// Whether the request succeeded.
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/Success`.
     public let success: Field<Bool>
 
     /// The Spark error code when it failed, such as 1020 (session expired) or 1550 (rate limit exceeded).
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/Code`.
     public let code: Field<Int32>
 
     /// What went wrong, for people.
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/Message`.
     public let message: Field<String>
 
     /// More about a failed request, such as each invalid parameter (code 1053).
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/Details`.
     public let details: Field<[JSONValue]>
 
     /// Where this page sits, when the request asked with `_pagination=1`.
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/Pagination`.
     public let pagination: Field<Pagination>
 
     /// When the answer's data last changed, for metadata services.
+    ///
+    /// - Remark: Generated from `spark.ResponseStatus/LastUpdated`.
     public let lastUpdated: Field<Date>
 
     private init() {

@@ -18,40 +18,63 @@ public struct SavedSearchFields: FieldSet {
     /// The search's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Id`.
     public let id: Field<String>
 
     /// The search's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The search's name.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Name`.
     public let name: Field<String>
 
     /// A longer description.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Description`.
     public let description: Field<String>
 
     /// The SparkQL filter, such as `City Eq 'Moorhead' And MlsStatus Eq 'Active'`.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Filter`.
     public let filter: Field<String>
 
     /// The 26-digit id of the search's owner.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/OwnerId`.
     public let ownerId: Field<String>
 
     /// The 26-digit ids of the contacts the search is shared with.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/ContactIds`.
     public let contactIds: Field<[String]>
 
     /// Whether the agent provides the search to a contact (its listings then need `RequestMode=permissive`).
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Provided`.
     public let provided: Field<Bool>
 
     /// The search's tags, such as Favorites.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/Tags`.
     public let tags: Field<[String]>
 
     /// When the search last changed.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
+    /// - Remark: Generated from `spark.SavedSearch/NewsFeedSubscriptionSummary`.
     public let newsFeedSubscriptionSummary: Field<NewsFeedSubscriptionSummary>
 
     /// The news feeds that follow the search, with `_expand=NewsFeeds`.
+    ///
+    /// - Remark: Generated from `spark.SavedSearch/NewsFeeds`.
     public let newsFeeds: Field<[NewsFeed]>
 
     private init() {

@@ -16,6 +16,8 @@ public struct SavedSearchShareFields: FieldSet {
     public static let schema = ModelSchema("spark.SavedSearchShare", fields: SavedSearchShareFields())
 
     /// The saved search's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.SavedSearchShare/SearchId`.
     public let searchId: Field<String>
 
     private init() {

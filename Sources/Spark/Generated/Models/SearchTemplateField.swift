@@ -16,15 +16,23 @@ public struct SearchTemplateFieldFields: FieldSet {
     public static let schema = ModelSchema("spark.SearchTemplateField", fields: SearchTemplateFieldFields())
 
     /// Where the field lives: StandardFields or CustomFields.
+    ///
+    /// - Remark: Generated from `spark.SearchTemplateField/Domain`.
     public let domain: Field<String>
 
     /// The custom field group, for a custom field.
+    ///
+    /// - Remark: Generated from `spark.SearchTemplateField/GroupField`.
     public let groupField: Field<String>
 
     /// The field's name.
+    ///
+    /// - Remark: Generated from `spark.SearchTemplateField/Field`.
     public let field: Field<String>
 
     /// In a sort, the direction: Ascending or Descending.
+    ///
+    /// - Remark: Generated from `spark.SearchTemplateField/SortType`.
     public let sortType: Field<String>
 
     private init() {

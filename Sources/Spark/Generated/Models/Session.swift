@@ -16,12 +16,18 @@ public struct SessionFields: FieldSet {
     public static let schema = ModelSchema("spark.Session", fields: SessionFields())
 
     /// The session token, sent as the AuthToken query parameter of signed requests.
+    ///
+    /// - Remark: Generated from `spark.Session/AuthToken`.
     public let authToken: Field<String>
 
     /// When the session ends.
+    ///
+    /// - Remark: Generated from `spark.Session/Expires`.
     public let expires: Field<Date>
 
     /// What the key may do, such as idx or private.
+    ///
+    /// - Remark: Generated from `spark.Session/Roles`.
     public let roles: Field<[String]>
 
     private init() {

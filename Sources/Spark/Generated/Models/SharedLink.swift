@@ -18,20 +18,30 @@ public struct SharedLinkFields: FieldSet {
     /// The link's short id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SharedLink/Id`.
     public let id: Field<String>
 
     /// The link's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SharedLink/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// Which listing data the link shows, such as Public.
+    ///
+    /// - Remark: Generated from `spark.SharedLink/Mode`.
     public let mode: Field<String>
 
     /// The shared cart, for a cart link.
+    ///
+    /// - Remark: Generated from `spark.SharedLink/ListingCart`.
     public let listingCart: Field<ListingCart>
 
     /// The shared search, for a search link.
+    ///
+    /// - Remark: Generated from `spark.SharedLink/SavedSearch`.
     public let savedSearch: Field<SavedSearch>
 
     private init() {

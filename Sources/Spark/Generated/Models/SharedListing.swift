@@ -18,20 +18,30 @@ public struct SharedListingFields: FieldSet {
     /// The share's short id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SharedListing/Id`.
     public let id: Field<String>
 
     /// The share's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SharedListing/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The public page's address.
+    ///
+    /// - Remark: Generated from `spark.SharedListing/SharedUri`.
     public let sharedUri: Field<String>
 
     /// The 26-digit ids of the shared listings.
+    ///
+    /// - Remark: Generated from `spark.SharedListing/ListingIds`.
     public let listingIds: Field<[String]>
 
     /// Which listing data the page shows, such as Public.
+    ///
+    /// - Remark: Generated from `spark.SharedListing/Mode`.
     public let mode: Field<String>
 
     private init() {

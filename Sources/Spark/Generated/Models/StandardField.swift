@@ -16,30 +16,48 @@ public struct StandardFieldFields: FieldSet {
     public static let schema = ModelSchema("spark.StandardField", fields: StandardFieldFields())
 
     /// The field's path, such as `/v1/standardfields/City`.
+    ///
+    /// - Remark: Generated from `spark.StandardField/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The field's name for people, such as "Total Bedrooms".
+    ///
+    /// - Remark: Generated from `spark.StandardField/Label`.
     public let label: Field<String>
 
     /// Whether `_filter` may use the field.
+    ///
+    /// - Remark: Generated from `spark.StandardField/Searchable`.
     public let searchable: Field<Bool>
 
     /// The field's data type: Character, Integer, Decimal, Boolean, Date, Datetime or Time.
+    ///
+    /// - Remark: Generated from `spark.StandardField/Type`.
     public let type: Field<String>
 
     /// Whether the field takes its values from a fixed list (see FieldList).
+    ///
+    /// - Remark: Generated from `spark.StandardField/HasList`.
     public let hasList: Field<Bool>
 
     /// Whether the field may hold several list values.
+    ///
+    /// - Remark: Generated from `spark.StandardField/MultiSelect`.
     public let multiSelect: Field<Bool>
 
     /// Whether the field is an amount of money.
+    ///
+    /// - Remark: Generated from `spark.StandardField/Currency`.
     public let currency: Field<Bool>
 
     /// The property types whose listings show the field in the user's MLS.
+    ///
+    /// - Remark: Generated from `spark.StandardField/MlsVisible`.
     public let mlsVisible: Field<FieldVisibility>
 
     /// The allowed values, for a field with HasList (sent by the single-field service).
+    ///
+    /// - Remark: Generated from `spark.StandardField/FieldList`.
     public let fieldList: Field<[FieldListItem]>
 
     private init() {

@@ -17,141 +17,233 @@ public struct StandardFieldsFields: FieldSet {
     public static let schema = ModelSchema("spark.StandardFields", fields: StandardFieldsFields())
 
     /// The listing's 26-digit key, the same as its Id.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListingKey`.
     public let listingKey: Field<String>
 
     /// The MLS number agents use for the listing.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListingId`.
     public let listingId: Field<String>
 
     /// The 26-digit id of the MLS the listing belongs to.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/MlsId`.
     public let mlsId: Field<String>
 
     /// The listing's status, such as Active, Pending or Closed.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/MlsStatus`.
     public let mlsStatus: Field<String>
 
     /// The MLS code of the property type, such as A for residential (see the property types service).
+    ///
+    /// - Remark: Generated from `spark.StandardFields/PropertyType`.
     public let propertyType: Field<String>
 
     /// The property class, such as Residential or Land.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/PropertyClass`.
     public let propertyClass: Field<String>
 
     /// The asking price.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListPrice`.
     public let listPrice: Field<Double>
 
     /// The price the property sold for.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ClosePrice`.
     public let closePrice: Field<Double>
 
     /// The street number of the address.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StreetNumber`.
     public let streetNumber: Field<String>
 
     /// The direction before the street name, such as N.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StreetDirPrefix`.
     public let streetDirPrefix: Field<String>
 
     /// The street name of the address.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StreetName`.
     public let streetName: Field<String>
 
     /// The street type, such as Ave or St.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StreetSuffix`.
     public let streetSuffix: Field<String>
 
     /// The direction after the street name.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StreetDirSuffix`.
     public let streetDirSuffix: Field<String>
 
     /// The unit or apartment number.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/UnitNumber`.
     public let unitNumber: Field<String>
 
     /// The whole street address in one line.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/UnparsedAddress`.
     public let unparsedAddress: Field<String>
 
     /// The city.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/City`.
     public let city: Field<String>
 
     /// The state or province, such as ND.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/StateOrProvince`.
     public let stateOrProvince: Field<String>
 
     /// The ZIP or postal code (sometimes sent as a number).
+    ///
+    /// - Remark: Generated from `spark.StandardFields/PostalCode`.
     public let postalCode: Field<String>
 
     /// The county.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/CountyOrParish`.
     public let countyOrParish: Field<String>
 
     /// The subdivision or neighborhood.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/SubdivisionName`.
     public let subdivisionName: Field<String>
 
     /// The number of bedrooms.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/BedsTotal`.
     public let bedsTotal: Field<Int32>
 
     /// The number of bathrooms, halves counted as 0.5.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/BathsTotal`.
     public let bathsTotal: Field<Double>
 
     /// The number of full bathrooms.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/BathsFull`.
     public let bathsFull: Field<Int32>
 
     /// The number of half bathrooms.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/BathsHalf`.
     public let bathsHalf: Field<Int32>
 
     /// The finished area of the building, in square feet.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/BuildingAreaTotal`.
     public let buildingAreaTotal: Field<Double>
 
     /// The area of the lot, in the units of LotSizeUnits.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/LotSizeArea`.
     public let lotSizeArea: Field<Double>
 
     /// The units of LotSizeArea, such as Acres or Square Feet.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/LotSizeUnits`.
     public let lotSizeUnits: Field<String>
 
     /// The year the building was built.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/YearBuilt`.
     public let yearBuilt: Field<Int32>
 
     /// The listing agent's full name.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListAgentName`.
     public let listAgentName: Field<String>
 
     /// The listing agent's 26-digit account id.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListAgentId`.
     public let listAgentId: Field<String>
 
     /// The listing office's name.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListOfficeName`.
     public let listOfficeName: Field<String>
 
     /// The listing office's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListOfficeId`.
     public let listOfficeId: Field<String>
 
     /// The listing office's phone number.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListOfficePhone`.
     public let listOfficePhone: Field<String>
 
     /// The latitude in degrees (sometimes sent as a string such as " 46.8772").
+    ///
+    /// - Remark: Generated from `spark.StandardFields/Latitude`.
     public let latitude: Field<Double>
 
     /// The longitude in degrees (sometimes sent as a string such as " -116.3237").
+    ///
+    /// - Remark: Generated from `spark.StandardFields/Longitude`.
     public let longitude: Field<Double>
 
     /// The description of the property shown to the public.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/PublicRemarks`.
     public let publicRemarks: Field<String>
 
     /// When any field of the listing last changed.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ModificationTimestamp`.
     public let modificationTimestamp: Field<Date>
 
     /// When the listing's own data last changed (photos and documents aside).
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListingUpdateTimestamp`.
     public let listingUpdateTimestamp: Field<Date>
 
     /// The day the listing went on the market.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/OnMarketDate`.
     public let onMarketDate: Field<CalendarDate>
 
     /// The day the listing contract was signed.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/ListingContractDate`.
     public let listingContractDate: Field<CalendarDate>
 
     /// The day the sale closed.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/CloseDate`.
     public let closeDate: Field<CalendarDate>
 
     /// The listing's photos, when the request asks for them with `_expand=Photos`.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/Photos`.
     public let photos: Field<[Photo]>
 
     /// The listing's videos, with `_expand=Videos`.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/Videos`.
     public let videos: Field<[Video]>
 
     /// The listing's virtual tours, with `_expand=VirtualTours`.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/VirtualTours`.
     public let virtualTours: Field<[VirtualTour]>
 
     /// The listing's documents, with `_expand=Documents`.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/Documents`.
     public let documents: Field<[ListingDocument]>
 
     /// The listing's open houses, with `_expand=OpenHouses`.
+    ///
+    /// - Remark: Generated from `spark.StandardFields/OpenHouses`.
     public let openHouses: Field<[OpenHouse]>
 
     private init() {

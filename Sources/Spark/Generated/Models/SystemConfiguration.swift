@@ -16,15 +16,23 @@ public struct SystemConfigurationFields: FieldSet {
     public static let schema = ModelSchema("spark.SystemConfiguration", fields: SystemConfigurationFields())
 
     /// The disclaimer IDX pages must show.
+    ///
+    /// - Remark: Generated from `spark.SystemConfiguration/IdxDisclaimer`.
     public let idxDisclaimer: Field<String>
 
     /// The address of the IDX logo.
+    ///
+    /// - Remark: Generated from `spark.SystemConfiguration/IdxLogo`.
     public let idxLogo: Field<String>
 
     /// The address of the small IDX logo.
+    ///
+    /// - Remark: Generated from `spark.SystemConfiguration/IdxLogoSmall`.
     public let idxLogoSmall: Field<String>
 
     /// The MLS's logos, primary first.
+    ///
+    /// - Remark: Generated from `spark.SystemConfiguration/MlsLogos`.
     public let mlsLogos: Field<[SystemLogo]>
 
     private init() {

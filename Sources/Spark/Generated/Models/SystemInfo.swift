@@ -18,24 +18,38 @@ public struct SystemInfoFields: FieldSet {
     /// The user's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/Id`.
     public let id: Field<String>
 
     /// The user's name.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/Name`.
     public let name: Field<String>
 
     /// The office's name.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/Office`.
     public let office: Field<String>
 
     /// The office's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/OfficeId`.
     public let officeId: Field<String>
 
     /// The MLS's name.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/Mls`.
     public let mls: Field<String>
 
     /// The MLS's 26-digit id.
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/MlsId`.
     public let mlsId: Field<String>
 
     /// The MLS's display settings (one element).
+    ///
+    /// - Remark: Generated from `spark.SystemInfo/Configuration`.
     public let configuration: Field<[SystemConfiguration]>
 
     private init() {

@@ -16,6 +16,8 @@ public struct SystemLogoFields: FieldSet {
     public static let schema = ModelSchema("spark.SystemLogo", fields: SystemLogoFields())
 
     /// The logo's address.
+    ///
+    /// - Remark: Generated from `spark.SystemLogo/Uri`.
     public let uri: Field<String>
 
     private init() {

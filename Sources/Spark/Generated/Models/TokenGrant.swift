@@ -16,27 +16,43 @@ public struct TokenGrantFields: FieldSet {
     public static let schema = ModelSchema("spark.TokenGrant", fields: TokenGrantFields())
 
     /// The application's OAuth client id.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/client_id`.
     public let clientId: Field<String>
 
     /// The application's OAuth client secret.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/client_secret`.
     public let clientSecret: Field<String>
 
     /// What is exchanged: a code, a refresh token or a password.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/grant_type`.
     public let grantType: Field<GrantType>
 
     /// The authorization code (openid.spark.code in the hybrid flow), for authorization_code.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/code`.
     public let code: Field<String>
 
     /// The callback URI the code was sent to, for authorization_code and refresh_token.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/redirect_uri`.
     public let redirectUri: Field<String>
 
     /// The refresh token, for refresh_token.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/refresh_token`.
     public let refreshToken: Field<String>
 
     /// The user's name, for password.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/username`.
     public let username: Field<String>
 
     /// The user's password, for password.
+    ///
+    /// - Remark: Generated from `spark.TokenGrant/password`.
     public let password: Field<String>
 
     private init() {

@@ -18,26 +18,40 @@ public struct TourOfHomesFields: FieldSet {
     /// The tour's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/Id`.
     public let id: Field<String>
 
     /// The tour's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The day, as MM/DD/YYYY, not ISO 8601.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/Date`.
     public let date: Field<String>
 
     /// When it starts, as sent ("12:00 PM" or "09:00-07:00").
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/StartTime`.
     public let startTime: Field<String>
 
     /// When it ends, in the same forms as StartTime.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/EndTime`.
     public let endTime: Field<String>
 
     /// Notes for visitors.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/Comments`.
     public let comments: Field<String>
 
     /// More facts, each a one-member object such as {"Hosted By": "..."}.
+    ///
+    /// - Remark: Generated from `spark.TourOfHomes/AdditionalInfo`.
     public let additionalInfo: Field<[[String: String]]>
 
     private init() {

@@ -18,26 +18,40 @@ public struct VideoFields: FieldSet {
     /// The video's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Video/Id`.
     public let id: Field<String>
 
     /// The video's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.Video/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The video's title.
+    ///
+    /// - Remark: Generated from `spark.Video/Name`.
     public let name: Field<String>
 
     /// The video's description.
+    ///
+    /// - Remark: Generated from `spark.Video/Caption`.
     public let caption: Field<String>
 
     /// The HTML that embeds the video.
+    ///
+    /// - Remark: Generated from `spark.Video/ObjectHtml`.
     public let objectHtml: Field<String>
 
     /// branded or unbranded.
+    ///
+    /// - Remark: Generated from `spark.Video/Type`.
     public let type: Field<String>
 
     /// Who may see it: Public, Private or Automatic.
+    ///
+    /// - Remark: Generated from `spark.Video/Privacy`.
     public let privacy: Field<String>
 
     private init() {

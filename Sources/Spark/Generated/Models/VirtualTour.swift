@@ -18,23 +18,35 @@ public struct VirtualTourFields: FieldSet {
     /// The tour's 26-digit id.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/Id`.
     public let id: Field<String>
 
     /// The tour's path.
     ///
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/ResourceUri`.
     public let resourceUri: Field<String>
 
     /// The tour's title.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/Name`.
     public let name: Field<String>
 
     /// The tour's address.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/Uri`.
     public let uri: Field<String>
 
     /// branded or unbranded.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/Type`.
     public let type: Field<String>
 
     /// Who may see it: Public, Private or Automatic.
+    ///
+    /// - Remark: Generated from `spark.VirtualTour/Privacy`.
     public let privacy: Field<String>
 
     private init() {

@@ -81,18 +81,25 @@ public struct GoldenODataClient: RequestBuilder {
     /// unsent.
     ///
     /// `drives.request()` lists them; `drives("drive-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.DriveService/drives`.
     public var drives: CollectionRequestBuilder<DriveRequestBuilder> {
         .init(client: client, path: path.appending("drives", refusing: [.post]))
     }
 
     /// `users.request()` lists them; `users("user-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.DriveService/users`.
     public var users: CollectionRequestBuilder<UserRequestBuilder> {
         .init(client: client, path: path.appending("users"))
     }
 
     /// The signed-in user.
+    ///
+    /// - Remark: Generated from `sample.drive.DriveService/me`.
     public var me: UserRequestBuilder { .init(client: client, path: path.appending("me")) }
 
+    /// - Remark: Generated from `sample.drive.DriveService/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// - Remark: Generated from `sample.drive.DriveService/resolveShareLink` (GET).

@@ -62,5 +62,7 @@ public struct GoldenOpenAPIClient: RequestBuilder {
     }
 
     /// `n.request()` lists them; `n("namespace_id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.mail.Service/n`.
     public var n: CollectionRequestBuilder<NamespaceRequestBuilder> { .init(client: client, path: path.appending("n")) }
 }

@@ -83,19 +83,26 @@ public struct GoldenRealWorldClient: RequestBuilder {
         ))
     }
 
+    /// - Remark: Generated from `storage.Service/oauth2`.
     public var oauth2: Oauth2RequestBuilder { .init(client: client, path: path.appending("oauth2")) }
 
     /// `files.request()` lists them; `files("file_id")` addresses one.
+    ///
+    /// - Remark: Generated from `storage.Service/files`.
     public var files: CollectionRequestBuilder<FileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
 
     /// `folders.request()` lists them; `folders("folder_id")` addresses one.
+    ///
+    /// - Remark: Generated from `storage.Service/folders`.
     public var folders: CollectionRequestBuilder<FolderRequestBuilder> {
         .init(client: client, path: path.appending("folders"))
     }
 
+    /// - Remark: Generated from `storage.Service/reports`.
     public var reports: ReportRequestBuilder { .init(client: client, path: path.appending("reports")) }
 
+    /// - Remark: Generated from `storage.Service/events`.
     public var events: EventsRequestBuilder { .init(client: client, path: path.appending("events")) }
 }

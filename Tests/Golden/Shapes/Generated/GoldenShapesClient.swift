@@ -85,18 +85,25 @@ public struct GoldenShapesClient: RequestBuilder {
     }
 
     /// `trees.request()` lists them; `trees("id")` addresses one.
+    ///
+    /// - Remark: Generated from `shapes.Service/trees`.
     public var trees: CollectionRequestBuilder<TreeNodeRequestBuilder> {
         .init(client: client, path: path.appending("trees"))
     }
 
+    /// - Remark: Generated from `shapes.Service/problems`.
     public var problems: ProblemRequestBuilder { .init(client: client, path: path.appending("problems")) }
 
     /// `contacts.request()` lists them; `contacts("id")` addresses one.
+    ///
+    /// - Remark: Generated from `shapes.Service/contacts`.
     public var contacts: CollectionRequestBuilder<ContactRequestBuilder> {
         .init(client: client, path: path.appending("contacts"))
     }
 
     /// `events.request()` lists them; `events("id")` addresses one.
+    ///
+    /// - Remark: Generated from `shapes.Service/events`.
     public var events: CollectionRequestBuilder<ItemRequestBuilder> {
         .init(
             client: client,
@@ -109,6 +116,8 @@ public struct GoldenShapesClient: RequestBuilder {
     }
 
     /// `projects.request()` lists them; `projects("key")` addresses one.
+    ///
+    /// - Remark: Generated from `shapes.Service/projects`.
     public var projects: CollectionRequestBuilder<ListProjectsResponseItemsRequestBuilder> {
         .init(
             client: client,

@@ -27,6 +27,7 @@ public struct BaseItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `sample.drive.baseItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 }
 

@@ -38,9 +38,12 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `sample.drive.driveItem/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
     /// `children.request()` lists them; `children("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.driveItem/children`.
     public var children: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("children"))
     }
@@ -49,6 +52,8 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
     /// unsent.
     ///
     /// `thumbnails.request()` lists them; `thumbnails("thumbnailSet-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.driveItem/thumbnails`.
     public var thumbnails: CollectionRequestBuilder<ThumbnailSetRequestBuilder> {
         .init(client: client, path: path.appending("thumbnails", refusing: [.post]))
     }

@@ -34,11 +34,15 @@ public struct DriveRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `sample.drive.drive/createdByUser`.
     public var createdByUser: UserRequestBuilder { .init(client: client, path: path.appending("createdByUser")) }
 
+    /// - Remark: Generated from `sample.drive.drive/root`.
     public var root: DriveItemRequestBuilder { .init(client: client, path: path.appending("root")) }
 
     /// `items.request()` lists them; `items("driveItem-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.drive/items`.
     public var items: CollectionRequestBuilder<DriveItemRequestBuilder> {
         .init(client: client, path: path.appending("items"))
     }

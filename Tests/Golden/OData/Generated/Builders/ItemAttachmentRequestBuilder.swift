@@ -26,5 +26,6 @@ public struct ItemAttachmentRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `sample.drive.itemAttachment/item`.
     public var item: MessageRequestBuilder { .init(client: client, path: path.appending("item")) }
 }

@@ -28,6 +28,8 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
     }
 
     /// `attachments.request()` lists them; `attachments("attachment-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.message/attachments`.
     public var attachments: CollectionRequestBuilder<AttachmentRequestBuilder> {
         .init(client: client, path: path.appending("attachments"))
     }

@@ -30,11 +30,15 @@ public struct NotebookRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sectionGroups.request()` lists them; `sectionGroups("sectionGroup-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.notebook/sectionGroups`.
     public var sectionGroups: CollectionRequestBuilder<SectionGroupRequestBuilder> {
         .init(client: client, path: path.appending("sectionGroups"))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.notebook/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }

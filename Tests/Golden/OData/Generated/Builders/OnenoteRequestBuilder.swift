@@ -33,11 +33,15 @@ public struct OnenoteRequestBuilder: ModelRequestBuilder {
     /// `BinderyError.Kind.refused`, unsent.
     ///
     /// `notebooks.request()` lists them; `notebooks("notebook-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.onenote/notebooks`.
     public var notebooks: CollectionRequestBuilder<NotebookRequestBuilder> {
         .init(client: client, path: path.appending("notebooks", itemsRefusing: [.delete]))
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.onenote/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }

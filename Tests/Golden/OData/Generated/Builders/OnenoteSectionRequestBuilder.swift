@@ -28,6 +28,8 @@ public struct OnenoteSectionRequestBuilder: ModelRequestBuilder {
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `sample.drive.onenoteSection/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder {
         .init(client: client, path: path.appending("parentNotebook", refusing: [.delete]))
     }

@@ -30,12 +30,16 @@ public struct SectionGroupRequestBuilder: ModelRequestBuilder {
     }
 
     /// `sections.request()` lists them; `sections("onenoteSection-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.sectionGroup/sections`.
     public var sections: CollectionRequestBuilder<OnenoteSectionRequestBuilder> {
         .init(client: client, path: path.appending("sections"))
     }
 
     /// The service refuses `DELETE` here (capability restrictions): those calls fail with `BinderyError.Kind.refused`,
     /// unsent.
+    ///
+    /// - Remark: Generated from `sample.drive.sectionGroup/parentNotebook`.
     public var parentNotebook: NotebookRequestBuilder {
         .init(client: client, path: path.appending("parentNotebook", refusing: [.delete]))
     }

@@ -30,12 +30,16 @@ public struct UserRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `sample.drive.user/drive`.
     public var drive: DriveRequestBuilder { .init(client: client, path: path.appending("drive")) }
 
     /// `messages.request()` lists them; `messages("message-id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.drive.user/messages`.
     public var messages: CollectionRequestBuilder<MessageRequestBuilder> {
         .init(client: client, path: path.appending("messages"))
     }
 
+    /// - Remark: Generated from `sample.drive.user/onenote`.
     public var onenote: OnenoteRequestBuilder { .init(client: client, path: path.appending("onenote")) }
 }

@@ -12,8 +12,14 @@ public typealias AsyncJobStatus = Model<AsyncJobStatusFields>
 /// The properties of a `AsyncJobStatus`, inherited ones included.
 public struct AsyncJobStatusFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.asyncJobStatus", fields: AsyncJobStatusFields())
+
+    /// - Remark: Generated from `sample.drive.asyncJobStatus/status`.
     public let status: Field<String>
+
+    /// - Remark: Generated from `sample.drive.asyncJobStatus/percentageComplete`.
     public let percentageComplete: Field<Double>
+
+    /// - Remark: Generated from `sample.drive.asyncJobStatus/resourceId`.
     public let resourceId: Field<String>
 
     private init() {

@@ -12,6 +12,8 @@ public typealias Deleted = Model<DeletedFields>
 /// The properties of a `Deleted`, inherited ones included.
 public struct DeletedFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.deleted", fields: DeletedFields())
+
+    /// - Remark: Generated from `sample.drive.deleted/state`.
     public let state: Field<String>
 
     private init() {

@@ -14,31 +14,58 @@ public struct DriveFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.drive", base: BaseItem.self, fields: DriveFields())
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.baseItem/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.drive.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// Provides a user-visible description of the item.
+    ///
+    /// - Remark: Generated from `sample.drive.baseItem/description`.
     public let description: Field<String>
 
+    /// - Remark: Generated from `sample.drive.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// Present when the request expanded it (`expand("createdByUser")`).
+    ///
+    /// - Remark: Generated from `sample.drive.baseItem/createdByUser`.
     public let createdByUser: Field<User>
 
+    /// - Remark: Generated from `sample.drive.drive/driveType`.
     public let driveType: Field<String>
+
+    /// - Remark: Generated from `sample.drive.drive/owner`.
     public let owner: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.drive/quota`.
     public let quota: Field<Quota>
 
     /// Present when the request expanded it (`expand("root")`).
+    ///
+    /// - Remark: Generated from `sample.drive.drive/root`.
     public let root: Field<DriveItem>
 
     /// Present when the request expanded it (`expand("items")`).
+    ///
+    /// - Remark: Generated from `sample.drive.drive/items`.
     public let items: Field<[DriveItem]>
 
     private init() {

@@ -23,41 +23,77 @@ public struct DriveItemFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.baseItem/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.drive.baseItem/createdDateTime`.
     public let createdDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.baseItem/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.baseItem/createdBy`.
     public let createdBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.baseItem/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.baseItem/webUrl`.
     public let webUrl: Field<String>
 
     /// Provides a user-visible description of the item.
+    ///
+    /// - Remark: Generated from `sample.drive.baseItem/description`.
     public let description: Field<String>
 
+    /// - Remark: Generated from `sample.drive.baseItem/eTag`.
     public let eTag: Field<String>
 
     /// Present when the request expanded it (`expand("createdByUser")`).
+    ///
+    /// - Remark: Generated from `sample.drive.baseItem/createdByUser`.
     public let createdByUser: Field<User>
 
+    /// - Remark: Generated from `sample.drive.driveItem/size`.
     public let size: Field<Int64>
 
     /// An eTag for the content of the item.
     ///
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.driveItem/cTag`.
     public let cTag: Field<String>
 
+    /// - Remark: Generated from `sample.drive.driveItem/folder`.
     public let folder: Field<Folder>
+
+    /// - Remark: Generated from `sample.drive.driveItem/file`.
     public let file: Field<File>
+
+    /// - Remark: Generated from `sample.drive.driveItem/deleted`.
     public let deleted: Field<Deleted>
+
+    /// - Remark: Generated from `sample.drive.driveItem/parentReference`.
     public let parentReference: Field<ItemReference>
+
+    /// - Remark: Generated from `sample.drive.driveItem/sharingCapabilities`.
     public let sharingCapabilities: Field<SharingCapabilities>
+
+    /// - Remark: Generated from `sample.drive.driveItem/takenDate`.
     public let takenDate: Field<CalendarDate>
 
     /// Present when the request expanded it (`expand("children")`).
+    ///
+    /// - Remark: Generated from `sample.drive.driveItem/children`.
     public let children: Field<[DriveItem]>
 
     /// Present when the request expanded it (`expand("thumbnails")`).
+    ///
+    /// - Remark: Generated from `sample.drive.driveItem/thumbnails`.
     public let thumbnails: Field<[ThumbnailSet]>
 
     private init() {

@@ -16,8 +16,13 @@ public struct DriveItemUploadablePropertiesFields: FieldSet {
         fields: DriveItemUploadablePropertiesFields()
     )
 
+    /// - Remark: Generated from `sample.drive.driveItemUploadableProperties/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.drive.driveItemUploadableProperties/description`.
     public let description: Field<String>
+
+    /// - Remark: Generated from `sample.drive.driveItemUploadableProperties/fileSize`.
     public let fileSize: Field<Int64>
 
     private init() {

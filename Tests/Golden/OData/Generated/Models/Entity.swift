@@ -28,6 +28,8 @@ public struct EntityFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
     private init() {

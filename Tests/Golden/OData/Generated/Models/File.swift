@@ -12,7 +12,11 @@ public typealias File = Model<FileFields>
 /// The properties of a `File`, inherited ones included.
 public struct FileFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.file", fields: FileFields())
+
+    /// - Remark: Generated from `sample.drive.file/hashes`.
     public let hashes: Field<Hashes>
+
+    /// - Remark: Generated from `sample.drive.file/mimeType`.
     public let mimeType: Field<String>
 
     private init() {

@@ -18,14 +18,29 @@ public struct FileAttachmentFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.attachment/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.drive.attachment/contentType`.
     public let contentType: Field<String>
+
+    /// - Remark: Generated from `sample.drive.attachment/size`.
     public let size: Field<Int32>
+
+    /// - Remark: Generated from `sample.drive.attachment/isInline`.
     public let isInline: Field<Bool>
+
+    /// - Remark: Generated from `sample.drive.attachment/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.fileAttachment/contentBytes`.
     public let contentBytes: Field<Data>
+
+    /// - Remark: Generated from `sample.drive.fileAttachment/contentId`.
     public let contentId: Field<String>
 
     private init() {

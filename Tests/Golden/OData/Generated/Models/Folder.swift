@@ -12,6 +12,8 @@ public typealias Folder = Model<FolderFields>
 /// The properties of a `Folder`, inherited ones included.
 public struct FolderFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.folder", fields: FolderFields())
+
+    /// - Remark: Generated from `sample.drive.folder/childCount`.
     public let childCount: Field<Int32>
 
     private init() {

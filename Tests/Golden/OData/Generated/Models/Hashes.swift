@@ -12,8 +12,14 @@ public typealias Hashes = Model<HashesFields>
 /// The properties of a `Hashes`, inherited ones included.
 public struct HashesFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.hashes", fields: HashesFields())
+
+    /// - Remark: Generated from `sample.drive.hashes/quickXorHash`.
     public let quickXorHash: Field<String>
+
+    /// - Remark: Generated from `sample.drive.hashes/sha1Hash`.
     public let sha1Hash: Field<String>
+
+    /// - Remark: Generated from `sample.drive.hashes/sha256Hash`.
     public let sha256Hash: Field<String>
 
     private init() {

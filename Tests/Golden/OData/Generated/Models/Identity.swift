@@ -12,7 +12,11 @@ public typealias Identity = Model<IdentityFields>
 /// The properties of a `Identity`, inherited ones included.
 public struct IdentityFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.identity", fields: IdentityFields())
+
+    /// - Remark: Generated from `sample.drive.identity/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `sample.drive.identity/displayName`.
     public let displayName: Field<String>
 
     private init() {

@@ -12,8 +12,14 @@ public typealias IdentitySet = Model<IdentitySetFields>
 /// The properties of a `IdentitySet`, inherited ones included.
 public struct IdentitySetFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.identitySet", fields: IdentitySetFields())
+
+    /// - Remark: Generated from `sample.drive.identitySet/application`.
     public let application: Field<Identity>
+
+    /// - Remark: Generated from `sample.drive.identitySet/device`.
     public let device: Field<Identity>
+
+    /// - Remark: Generated from `sample.drive.identitySet/user`.
     public let user: Field<Identity>
 
     private init() {

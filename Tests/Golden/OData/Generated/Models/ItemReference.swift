@@ -12,9 +12,17 @@ public typealias ItemReference = Model<ItemReferenceFields>
 /// The properties of a `ItemReference`, inherited ones included.
 public struct ItemReferenceFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.itemReference", fields: ItemReferenceFields())
+
+    /// - Remark: Generated from `sample.drive.itemReference/driveId`.
     public let driveId: Field<String>
+
+    /// - Remark: Generated from `sample.drive.itemReference/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `sample.drive.itemReference/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.drive.itemReference/path`.
     public let path: Field<String>
 
     private init() {

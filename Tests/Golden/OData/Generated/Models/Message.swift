@@ -14,17 +14,34 @@ public struct MessageFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.message", base: Entity.self, fields: MessageFields())
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.message/subject`.
     public let subject: Field<String>
+
+    /// - Remark: Generated from `sample.drive.message/bodyPreview`.
     public let bodyPreview: Field<String>
+
+    /// - Remark: Generated from `sample.drive.message/importance`.
     public let importance: Field<Importance>
+
+    /// - Remark: Generated from `sample.drive.message/receivedDateTime`.
     public let receivedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.message/hasAttachments`.
     public let hasAttachments: Field<Bool>
+
+    /// - Remark: Generated from `sample.drive.message/categories`.
     public let categories: Field<[String]>
+
+    /// - Remark: Generated from `sample.drive.message/from`.
     public let from: Field<Identity>
 
     /// Present when the request expanded it (`expand("attachments")`).
+    ///
+    /// - Remark: Generated from `sample.drive.message/attachments`.
     public let attachments: Field<[Attachment]>
 
     private init() {

@@ -18,21 +18,42 @@ public struct NotebookFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdDateTime`.
     public let createdDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/displayName`.
     public let displayName: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdBy`.
     public let createdBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.notebook/isDefault`.
     public let isDefault: Field<Bool>
+
+    /// - Remark: Generated from `sample.drive.notebook/userRole`.
     public let userRole: Field<OnenoteUserRole>
 
     /// Present when the request expanded it (`expand("sectionGroups")`).
+    ///
+    /// - Remark: Generated from `sample.drive.notebook/sectionGroups`.
     public let sectionGroups: Field<[SectionGroup]>
 
     /// Present when the request expanded it (`expand("sections")`).
+    ///
+    /// - Remark: Generated from `sample.drive.notebook/sections`.
     public let sections: Field<[OnenoteSection]>
 
     private init() {

@@ -14,12 +14,18 @@ public struct OnenoteFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.onenote", base: Entity.self, fields: OnenoteFields())
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
     /// Present when the request expanded it (`expand("notebooks")`).
+    ///
+    /// - Remark: Generated from `sample.drive.onenote/notebooks`.
     public let notebooks: Field<[Notebook]>
 
     /// Present when the request expanded it (`expand("sections")`).
+    ///
+    /// - Remark: Generated from `sample.drive.onenote/sections`.
     public let sections: Field<[OnenoteSection]>
 
     private init() {

@@ -21,8 +21,11 @@ public struct OnenoteEntityBaseModelFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
 
     private init() {

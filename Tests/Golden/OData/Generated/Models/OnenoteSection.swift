@@ -18,18 +18,37 @@ public struct OnenoteSectionFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdDateTime`.
     public let createdDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/displayName`.
     public let displayName: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdBy`.
     public let createdBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.onenoteSection/isDefault`.
     public let isDefault: Field<Bool>
+
+    /// - Remark: Generated from `sample.drive.onenoteSection/pagesUrl`.
     public let pagesUrl: Field<String>
 
     /// Present when the request expanded it (`expand("parentNotebook")`).
+    ///
+    /// - Remark: Generated from `sample.drive.onenoteSection/parentNotebook`.
     public let parentNotebook: Field<Notebook>
 
     private init() {

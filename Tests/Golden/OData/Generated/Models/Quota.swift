@@ -12,9 +12,17 @@ public typealias Quota = Model<QuotaFields>
 /// The properties of a `Quota`, inherited ones included.
 public struct QuotaFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.quota", fields: QuotaFields())
+
+    /// - Remark: Generated from `sample.drive.quota/total`.
     public let total: Field<Int64>
+
+    /// - Remark: Generated from `sample.drive.quota/used`.
     public let used: Field<Int64>
+
+    /// - Remark: Generated from `sample.drive.quota/remaining`.
     public let remaining: Field<Int64>
+
+    /// - Remark: Generated from `sample.drive.quota/state`.
     public let state: Field<String>
 
     private init() {

@@ -18,20 +18,39 @@ public struct SectionGroupFields: FieldSet {
     )
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.onenoteEntityBaseModel/self`.
     public let selfValue: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdDateTime`.
     public let createdDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/displayName`.
     public let displayName: Field<String>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/createdBy`.
     public let createdBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedBy`.
     public let lastModifiedBy: Field<IdentitySet>
+
+    /// - Remark: Generated from `sample.drive.onenoteEntityHierarchyModel/lastModifiedDateTime`.
     public let lastModifiedDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.sectionGroup/sectionsUrl`.
     public let sectionsUrl: Field<String>
 
     /// Present when the request expanded it (`expand("sections")`).
+    ///
+    /// - Remark: Generated from `sample.drive.sectionGroup/sections`.
     public let sections: Field<[OnenoteSection]>
 
     /// Present when the request expanded it (`expand("parentNotebook")`).
+    ///
+    /// - Remark: Generated from `sample.drive.sectionGroup/parentNotebook`.
     public let parentNotebook: Field<Notebook>
 
     private init() {

@@ -12,8 +12,14 @@ public typealias Thumbnail = Model<ThumbnailFields>
 /// The properties of a `Thumbnail`, inherited ones included.
 public struct ThumbnailFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.thumbnail", fields: ThumbnailFields())
+
+    /// - Remark: Generated from `sample.drive.thumbnail/height`.
     public let height: Field<Int32>
+
+    /// - Remark: Generated from `sample.drive.thumbnail/width`.
     public let width: Field<Int32>
+
+    /// - Remark: Generated from `sample.drive.thumbnail/url`.
     public let url: Field<String>
 
     private init() {

@@ -14,10 +14,17 @@ public struct ThumbnailSetFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.thumbnailSet", base: Entity.self, fields: ThumbnailSetFields())
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.thumbnailSet/large`.
     public let large: Field<Thumbnail>
+
+    /// - Remark: Generated from `sample.drive.thumbnailSet/medium`.
     public let medium: Field<Thumbnail>
+
+    /// - Remark: Generated from `sample.drive.thumbnailSet/small`.
     public let small: Field<Thumbnail>
 
     private init() {

@@ -12,8 +12,14 @@ public typealias UploadSession = Model<UploadSessionFields>
 /// The properties of a `UploadSession`, inherited ones included.
 public struct UploadSessionFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.uploadSession", fields: UploadSessionFields())
+
+    /// - Remark: Generated from `sample.drive.uploadSession/uploadUrl`.
     public let uploadUrl: Field<String>
+
+    /// - Remark: Generated from `sample.drive.uploadSession/expirationDateTime`.
     public let expirationDateTime: Field<Date>
+
+    /// - Remark: Generated from `sample.drive.uploadSession/nextExpectedRanges`.
     public let nextExpectedRanges: Field<[String]>
 
     private init() {

@@ -14,21 +14,38 @@ public struct UserFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.user", base: Entity.self, fields: UserFields())
 
     /// Set by the service: read it, do not send it.
+    ///
+    /// - Remark: Generated from `sample.drive.entity/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.drive.user/displayName`.
     public let displayName: Field<String>
+
+    /// - Remark: Generated from `sample.drive.user/mail`.
     public let mail: Field<String>
+
+    /// - Remark: Generated from `sample.drive.user/userPrincipalName`.
     public let userPrincipalName: Field<String>
+
+    /// - Remark: Generated from `sample.drive.user/birthday`.
     public let birthday: Field<CalendarDate>
+
+    /// - Remark: Generated from `sample.drive.user/workingHours`.
     public let workingHours: Field<WorkingHours>
 
     /// Present when the request expanded it (`expand("drive")`).
+    ///
+    /// - Remark: Generated from `sample.drive.user/drive`.
     public let drive: Field<Drive>
 
     /// Present when the request expanded it (`expand("messages")`).
+    ///
+    /// - Remark: Generated from `sample.drive.user/messages`.
     public let messages: Field<[Message]>
 
     /// Present when the request expanded it (`expand("onenote")`).
+    ///
+    /// - Remark: Generated from `sample.drive.user/onenote`.
     public let onenote: Field<Onenote>
 
     private init() {

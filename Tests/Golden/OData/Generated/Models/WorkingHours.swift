@@ -12,8 +12,14 @@ public typealias WorkingHours = Model<WorkingHoursFields>
 /// The properties of a `WorkingHours`, inherited ones included.
 public struct WorkingHoursFields: FieldSet {
     public static let schema = ModelSchema("sample.drive.workingHours", fields: WorkingHoursFields())
+
+    /// - Remark: Generated from `sample.drive.workingHours/daysOfWeek`.
     public let daysOfWeek: Field<[String]>
+
+    /// - Remark: Generated from `sample.drive.workingHours/startTime`.
     public let startTime: Field<TimeOfDay>
+
+    /// - Remark: Generated from `sample.drive.workingHours/endTime`.
     public let endTime: Field<TimeOfDay>
 
     private init() {

@@ -44,25 +44,34 @@ public struct NamespaceRequestBuilder: ModelRequestBuilder {
     /// Threads of a namespace.
     ///
     /// `threads.request()` lists them; `threads("thread_id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.mail.Namespace/threads`.
     public var threads: CollectionRequestBuilder<ThreadRequestBuilder> {
         .init(client: client, path: path.appending("threads"))
     }
 
     /// `drafts.request()` lists them; `drafts("draft_id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.mail.Namespace/drafts`.
     public var drafts: CollectionRequestBuilder<DraftRequestBuilder> {
         .init(client: client, path: path.appending("drafts"))
     }
 
     /// `events.request()` lists them; `events("event_id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.mail.Namespace/events`.
     public var events: CollectionRequestBuilder<EventRequestBuilder> {
         .init(client: client, path: path.appending("events"))
     }
 
     /// `files.request()` lists them; `files("file_id")` addresses one.
+    ///
+    /// - Remark: Generated from `sample.mail.Namespace/files`.
     public var files: CollectionRequestBuilder<FileRequestBuilder> {
         .init(client: client, path: path.appending("files"))
     }
 
+    /// - Remark: Generated from `sample.mail.Namespace/delta`.
     public var delta: DeltaPageRequestBuilder { .init(client: client, path: path.appending("delta")) }
 
     /// Sends a saved draft.

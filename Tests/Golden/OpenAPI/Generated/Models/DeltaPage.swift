@@ -12,8 +12,14 @@ public typealias DeltaPage = Model<DeltaPageFields>
 /// The properties of a `DeltaPage`, inherited ones included.
 public struct DeltaPageFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.DeltaPage", fields: DeltaPageFields())
+
+    /// - Remark: Generated from `sample.mail.DeltaPage/cursor_start`.
     public let cursorStart: Field<String>
+
+    /// - Remark: Generated from `sample.mail.DeltaPage/cursor_end`.
     public let cursorEnd: Field<String>
+
+    /// - Remark: Generated from `sample.mail.DeltaPage/deltas`.
     public let deltas: Field<[DeltaPageDeltas]>
 
     private init() {

@@ -14,13 +14,22 @@ public struct DeltaPageDeltasFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.DeltaPageDeltas", fields: DeltaPageDeltasFields())
 
     /// The changed object's type, such as "thread".
+    ///
+    /// - Remark: Generated from `sample.mail.DeltaPageDeltas/object`.
     public let object: Field<String>
 
+    /// - Remark: Generated from `sample.mail.DeltaPageDeltas/event`.
     public let event: Field<DeltaPageDeltasEvent>
+
+    /// - Remark: Generated from `sample.mail.DeltaPageDeltas/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `sample.mail.DeltaPageDeltas/cursor`.
     public let cursor: Field<String>
 
     /// The object after the change (absent for deletes).
+    ///
+    /// - Remark: Generated from `sample.mail.DeltaPageDeltas/attributes`.
     public let attributes: Field<DeltaPageDeltasAttributes>
 
     private init() {

@@ -16,19 +16,36 @@ public struct DraftFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Draft", base: VersionedReference.self, fields: DraftFields())
 
     /// Bumped by every change.
+    ///
+    /// - Remark: Generated from `sample.mail.VersionedReference/version`.
     public let version: Field<Int32>
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Draft/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Draft/subject`.
     public let subject: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Draft/body`.
     public let body: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Draft/to`.
     public let to: Field<[Participant]>
+
+    /// - Remark: Generated from `sample.mail.Draft/state`.
     public let state: Field<DraftState>
+
+    /// - Remark: Generated from `sample.mail.Draft/reply_to_thread`.
     public let replyToThread: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Draft/file_ids`.
     public let fileIds: Field<[String]>
 
     /// Unix seconds.
+    ///
+    /// - Remark: Generated from `sample.mail.Draft/date`.
     public let date: Field<Int64>
 
     private init() {

@@ -14,10 +14,17 @@ public struct EventFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Event", fields: EventFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Event/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Event/title`.
     public let title: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Event/when`.
     public let when: Field<When>
+
+    /// - Remark: Generated from `sample.mail.Event/location`.
     public let location: Field<String>
 
     private init() {

@@ -14,10 +14,17 @@ public struct FileFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.File", fields: FileFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.File/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.File/filename`.
     public let filename: Field<String>
+
+    /// - Remark: Generated from `sample.mail.File/size`.
     public let size: Field<Int64>
+
+    /// - Remark: Generated from `sample.mail.File/content_type`.
     public let contentType: Field<String>
 
     private init() {

@@ -14,6 +14,8 @@ public struct GenerateCursorRequestFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.generateCursorRequest", fields: GenerateCursorRequestFields())
 
     /// Unix seconds.
+    ///
+    /// - Remark: Generated from `sample.mail.generateCursorRequest/start`.
     public let start: Field<Int64>
 
     private init() {

@@ -12,6 +12,8 @@ public typealias GenerateCursorResponse = Model<GenerateCursorResponseFields>
 /// The properties of a `GenerateCursorResponse`, inherited ones included.
 public struct GenerateCursorResponseFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.generateCursorResponse", fields: GenerateCursorResponseFields())
+
+    /// - Remark: Generated from `sample.mail.generateCursorResponse/cursor`.
     public let cursor: Field<String>
 
     private init() {

@@ -16,6 +16,7 @@ public struct ListThreadsCountResponseFields: FieldSet {
         fields: ListThreadsCountResponseFields()
     )
 
+    /// - Remark: Generated from `sample.mail.listThreadsCountResponse/count`.
     public let count: Field<Int64>
 
     private init() {

@@ -14,15 +14,25 @@ public struct MessageFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Message", fields: MessageFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Message/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Message/thread_id`.
     public let threadId: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Message/subject`.
     public let subject: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Message/from`.
     public let from: Field<[Participant]>
 
     /// Unix seconds.
+    ///
+    /// - Remark: Generated from `sample.mail.Message/date`.
     public let date: Field<Int64>
 
+    /// - Remark: Generated from `sample.mail.Message/body`.
     public let body: Field<String>
 
     private init() {

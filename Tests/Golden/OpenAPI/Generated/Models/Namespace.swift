@@ -16,10 +16,17 @@ public struct NamespaceFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Namespace", fields: NamespaceFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Namespace/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Namespace/email_address`.
     public let emailAddress: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Namespace/provider`.
     public let provider: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Namespace/account_id`.
     public let accountId: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias Participant = Model<ParticipantFields>
 /// The properties of a `Participant`, inherited ones included.
 public struct ParticipantFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Participant", fields: ParticipantFields())
+
+    /// - Remark: Generated from `sample.mail.Participant/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Participant/email`.
     public let email: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias SendDraftRequest = Model<SendDraftRequestFields>
 /// The properties of a `SendDraftRequest`, inherited ones included.
 public struct SendDraftRequestFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.sendDraftRequest", fields: SendDraftRequestFields())
+
+    /// - Remark: Generated from `sample.mail.sendDraftRequest/draft_id`.
     public let draftId: Field<String>
+
+    /// - Remark: Generated from `sample.mail.sendDraftRequest/version`.
     public let version: Field<Int32>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias Tag = Model<TagFields>
 /// The properties of a `Tag`, inherited ones included.
 public struct TagFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Tag", fields: TagFields())
+
+    /// - Remark: Generated from `sample.mail.Tag/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Tag/name`.
     public let name: Field<String>
 
     private init() {

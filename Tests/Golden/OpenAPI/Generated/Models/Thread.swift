@@ -16,22 +16,35 @@ public struct ThreadFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Thread", fields: ThreadFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Thread/subject`.
     public let subject: Field<String>
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/snippet`.
     public let snippet: Field<String>
 
+    /// - Remark: Generated from `sample.mail.Thread/participants`.
     public let participants: Field<[ThreadParticipants]>
 
     /// Unix seconds.
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/last_message_timestamp`.
     public let lastMessageTimestamp: Field<Int64>
 
     /// Older servers send "true".
+    ///
+    /// - Remark: Generated from `sample.mail.Thread/unread`.
     public let unread: Field<Bool>
 
+    /// - Remark: Generated from `sample.mail.Thread/tags`.
     public let tags: Field<[Tag]>
+
+    /// - Remark: Generated from `sample.mail.Thread/state`.
     public let state: Field<ThreadState>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias ThreadParticipants = Model<ThreadParticipantsFields>
 /// The properties of a `ThreadParticipants`, inherited ones included.
 public struct ThreadParticipantsFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.ThreadParticipants", fields: ThreadParticipantsFields())
+
+    /// - Remark: Generated from `sample.mail.ThreadParticipants/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `sample.mail.ThreadParticipants/email`.
     public let email: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias Time = Model<TimeFields>
 /// The properties of a `Time`, inherited ones included.
 public struct TimeFields: FieldSet {
     public static let schema = ModelSchema("sample.mail.Time", base: When.self, tag: "time", fields: TimeFields())
+
+    /// - Remark: Generated from `sample.mail.When/object`.
     public let object: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Time/time`.
     public let time: Field<Int64>
 
     private init() {

@@ -18,8 +18,13 @@ public struct TimespanFields: FieldSet {
         fields: TimespanFields()
     )
 
+    /// - Remark: Generated from `sample.mail.When/object`.
     public let object: Field<String>
+
+    /// - Remark: Generated from `sample.mail.Timespan/start_time`.
     public let startTime: Field<Int64>
+
+    /// - Remark: Generated from `sample.mail.Timespan/end_time`.
     public let endTime: Field<Int64>
 
     private init() {

@@ -15,7 +15,11 @@ public struct UpdateThreadTagsRequestFields: FieldSet {
         "sample.mail.updateThreadTagsRequest",
         fields: UpdateThreadTagsRequestFields()
     )
+
+    /// - Remark: Generated from `sample.mail.updateThreadTagsRequest/add_tags`.
     public let addTags: Field<[String]>
+
+    /// - Remark: Generated from `sample.mail.updateThreadTagsRequest/remove_tags`.
     public let removeTags: Field<[String]>
 
     private init() {

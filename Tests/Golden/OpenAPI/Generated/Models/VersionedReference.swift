@@ -18,6 +18,8 @@ public struct VersionedReferenceFields: FieldSet {
     )
 
     /// Bumped by every change.
+    ///
+    /// - Remark: Generated from `sample.mail.VersionedReference/version`.
     public let version: Field<Int32>
 
     private init() {

@@ -20,6 +20,7 @@ public struct WhenFields: FieldSet {
         fields: WhenFields()
     )
 
+    /// - Remark: Generated from `sample.mail.When/object`.
     public let object: Field<String>
 
     private init() {

@@ -39,6 +39,8 @@ public struct FileRequestBuilder: ModelRequestBuilder {
     }
 
     /// `metadata.request()` lists them; `metadata("scope")` addresses one.
+    ///
+    /// - Remark: Generated from `storage.File/metadata`.
     public var metadata: CollectionRequestBuilder<MetadataInstanceRequestBuilder> {
         .init(
             client: client,
@@ -119,6 +121,8 @@ public struct FileRequestBuilder: ModelRequestBuilder {
 
 extension CollectionRequestBuilder where ItemBuilder == FileRequestBuilder {
     /// `uploadSessions.request()` lists them; `uploadSessions("upload_session_id")` addresses one.
+    ///
+    /// - Remark: Generated from `storage.File/upload_sessions`.
     public var uploadSessions: CollectionRequestBuilder<UploadSessionRequestBuilder> {
         .init(client: client, path: path.appending("upload_sessions"))
     }

@@ -27,6 +27,7 @@ public struct FolderRequestBuilder: ModelRequestBuilder {
         )
     }
 
+    /// - Remark: Generated from `storage.Folder/items`.
     public var items: ItemsRequestBuilder { .init(client: client, path: path.appending("items")) }
 
     /// Delete a folder; one that is not empty only when recursive.

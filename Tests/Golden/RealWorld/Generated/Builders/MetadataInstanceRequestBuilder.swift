@@ -27,6 +27,8 @@ public struct MetadataInstanceRequestBuilder: ModelRequestBuilder {
     }
 
     /// `templates.request()` lists them; `templates("template_key")` addresses one.
+    ///
+    /// - Remark: Generated from `storage.MetadataInstance/templates`.
     public var templates: CollectionRequestBuilder<MetadataInstanceMetadataInstanceRequestBuilder> {
         .init(client: client, path: path)
     }

@@ -12,10 +12,16 @@ public typealias AccessToken = Model<AccessTokenFields>
 /// The properties of a `AccessToken`, inherited ones included.
 public struct AccessTokenFields: FieldSet {
     public static let schema = ModelSchema("storage.AccessToken", fields: AccessTokenFields())
+
+    /// - Remark: Generated from `storage.AccessToken/access_token`.
     public let accessToken: Field<String>
+
+    /// - Remark: Generated from `storage.AccessToken/expires_in`.
     public let expiresIn: Field<Int64>
 
     /// Always `bearer`.
+    ///
+    /// - Remark: Generated from `storage.AccessToken/token_type`.
     public let tokenType: Field<String>
 
     private init() {

@@ -14,8 +14,11 @@ public struct EventsFields: FieldSet {
     public static let schema = ModelSchema("storage.Events", fields: EventsFields())
 
     /// Where to continue: a number, or a string for the newest streams.
+    ///
+    /// - Remark: Generated from `storage.Events/next_stream_position`.
     public let nextStreamPosition: Field<EventsNextStreamPosition>
 
+    /// - Remark: Generated from `storage.Events/entries`.
     public let entries: Field<[JSONValue]>
 
     private init() {

@@ -16,24 +16,38 @@ public struct FileFields: FieldSet {
     public static let schema = ModelSchema("storage.File", base: ItemBase.self, fields: FileFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.ItemBase/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `storage.ItemBase/etag`.
     public let etag: Field<String>
 
     /// Always `file`.
+    ///
+    /// - Remark: Generated from `storage.File/type`.
     public let type: Field<FileType>
 
+    /// - Remark: Generated from `storage.File/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `storage.File/size`.
     public let size: Field<Int64>
 
     /// Use the file's checksums instead.
+    ///
+    /// - Remark: Generated from `storage.File/sha1`.
     @available(*, deprecated)
     public let sha1: Field<String> = Field("sha1")
 
     /// The link, when the file is shared.
+    ///
+    /// - Remark: Generated from `storage.File/shared_link`.
     public let sharedLink: Field<SharedLink>
 
     /// Template values by key.
+    ///
+    /// - Remark: Generated from `storage.File/metadata`.
     public let metadata: Field<[String: String]>
 
     private init() {

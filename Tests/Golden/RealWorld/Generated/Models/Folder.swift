@@ -16,14 +16,22 @@ public struct FolderFields: FieldSet {
     public static let schema = ModelSchema("storage.Folder", base: ItemBase.self, fields: FolderFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.ItemBase/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `storage.ItemBase/etag`.
     public let etag: Field<String>
 
     /// Always `folder`.
+    ///
+    /// - Remark: Generated from `storage.Folder/type`.
     public let type: Field<FolderType>
 
+    /// - Remark: Generated from `storage.Folder/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `storage.Folder/item_count`.
     public let itemCount: Field<Int32>
 
     private init() {

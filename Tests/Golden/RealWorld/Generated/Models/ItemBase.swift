@@ -18,8 +18,11 @@ public struct ItemBaseFields: FieldSet {
     )
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.ItemBase/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `storage.ItemBase/etag`.
     public let etag: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias Items = Model<ItemsFields>
 /// The properties of a `Items`, inherited ones included.
 public struct ItemsFields: FieldSet {
     public static let schema = ModelSchema("storage.Items", fields: ItemsFields())
+
+    /// - Remark: Generated from `storage.Items/total_count`.
     public let totalCount: Field<Int64>
+
+    /// - Remark: Generated from `storage.Items/entries`.
     public let entries: Field<[Item]>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias MetadataInstance = Model<MetadataInstanceFields>
 /// The properties of a `MetadataInstance`, inherited ones included.
 public struct MetadataInstanceFields: FieldSet {
     public static let schema = ModelSchema("storage.MetadataInstance", fields: MetadataInstanceFields())
+
+    /// - Remark: Generated from `storage.MetadataInstance/$scope`.
     public let scope: Field<String>
+
+    /// - Remark: Generated from `storage.MetadataInstance/$template`.
     public let template: Field<String>
 
     private init() {

@@ -12,6 +12,8 @@ public typealias MetadataInstances = Model<MetadataInstancesFields>
 /// The properties of a `MetadataInstances`, inherited ones included.
 public struct MetadataInstancesFields: FieldSet {
     public static let schema = ModelSchema("storage.MetadataInstances", fields: MetadataInstancesFields())
+
+    /// - Remark: Generated from `storage.MetadataInstances/entries`.
     public let entries: Field<[MetadataInstance]>
 
     private init() {

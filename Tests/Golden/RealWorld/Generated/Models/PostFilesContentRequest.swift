@@ -14,8 +14,11 @@ public struct PostFilesContentRequestFields: FieldSet {
     public static let schema = ModelSchema("storage.post_files_contentRequest", fields: PostFilesContentRequestFields())
 
     /// Where the file goes and what it is called; must come before the bytes.
+    ///
+    /// - Remark: Generated from `storage.post_files_contentRequest/attributes`.
     public let attributes: Field<PostFilesContentRequestAttributes>
 
+    /// - Remark: Generated from `storage.post_files_contentRequest/note`.
     public let note: Field<String>
 
     private init() {

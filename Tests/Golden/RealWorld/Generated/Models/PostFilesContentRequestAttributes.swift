@@ -18,7 +18,10 @@ public struct PostFilesContentRequestAttributesFields: FieldSet {
         fields: PostFilesContentRequestAttributesFields()
     )
 
+    /// - Remark: Generated from `storage.post_files_contentRequestAttributes/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `storage.post_files_contentRequestAttributes/parent_id`.
     public let parentId: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias SharedLink = Model<SharedLinkFields>
 /// The properties of a `SharedLink`, inherited ones included.
 public struct SharedLinkFields: FieldSet {
     public static let schema = ModelSchema("storage.SharedLink", fields: SharedLinkFields())
+
+    /// - Remark: Generated from `storage.SharedLink/url`.
     public let url: Field<String>
+
+    /// - Remark: Generated from `storage.SharedLink/access`.
     public let access: Field<SharedLinkAccess>
 
     private init() {

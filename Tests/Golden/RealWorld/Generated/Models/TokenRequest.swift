@@ -12,13 +12,22 @@ public typealias TokenRequest = Model<TokenRequestFields>
 /// The properties of a `TokenRequest`, inherited ones included.
 public struct TokenRequestFields: FieldSet {
     public static let schema = ModelSchema("storage.TokenRequest", fields: TokenRequestFields())
+
+    /// - Remark: Generated from `storage.TokenRequest/grant_type`.
     public let grantType: Field<TokenRequestGrantType>
+
+    /// - Remark: Generated from `storage.TokenRequest/code`.
     public let code: Field<String>
+
+    /// - Remark: Generated from `storage.TokenRequest/client_id`.
     public let clientId: Field<String>
 
     /// Sent to the service, never returned by it: answers may leave it out, even when required.
+    ///
+    /// - Remark: Generated from `storage.TokenRequest/client_secret`.
     public let clientSecret: Field<String>
 
+    /// - Remark: Generated from `storage.TokenRequest/scope`.
     public let scope: Field<[String]>
 
     private init() {

@@ -14,11 +14,16 @@ public struct UploadSessionFields: FieldSet {
     public static let schema = ModelSchema("storage.UploadSession", fields: UploadSessionFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.UploadSession/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `storage.UploadSession/file_size`.
     public let fileSize: Field<Int64>
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.UploadSession/total_parts`.
     public let totalParts: Field<Int32>
 
     private init() {

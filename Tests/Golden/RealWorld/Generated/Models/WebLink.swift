@@ -16,13 +16,19 @@ public struct WebLinkFields: FieldSet {
     public static let schema = ModelSchema("storage.WebLink", base: ItemBase.self, fields: WebLinkFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `storage.ItemBase/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `storage.ItemBase/etag`.
     public let etag: Field<String>
 
     /// Always `web_link`.
+    ///
+    /// - Remark: Generated from `storage.WebLink/type`.
     public let type: Field<WebLinkType>
 
+    /// - Remark: Generated from `storage.WebLink/url`.
     public let url: Field<String>
 
     private init() {

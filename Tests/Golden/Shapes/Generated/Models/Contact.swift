@@ -14,7 +14,11 @@ public typealias Contact = Model<ContactFields>
 /// The properties of a `Contact`, inherited ones included.
 public struct ContactFields: FieldSet {
     public static let schema = ModelSchema("shapes.Contact", fields: ContactFields())
+
+    /// - Remark: Generated from `shapes.Contact/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `shapes.Contact/displayName`.
     public let displayName: Field<String>
 
     private init() {

@@ -14,8 +14,11 @@ public struct ContactVariantCompanyFields: FieldSet {
     public static let schema = ModelSchema("shapes.ContactVariantCompany", fields: ContactVariantCompanyFields())
 
     /// Always `company`.
+    ///
+    /// - Remark: Generated from `shapes.ContactVariantCompany/kind`.
     public let kind: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.ContactVariantCompany/employees`.
     public let employees: Field<Int64>
 
     private init() {

@@ -14,8 +14,11 @@ public struct ContactVariantPersonFields: FieldSet {
     public static let schema = ModelSchema("shapes.ContactVariantPerson", fields: ContactVariantPersonFields())
 
     /// Always `person`.
+    ///
+    /// - Remark: Generated from `shapes.ContactVariantPerson/kind`.
     public let kind: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.ContactVariantPerson/birthday`.
     public let birthday: Field<CalendarDate>
 
     private init() {

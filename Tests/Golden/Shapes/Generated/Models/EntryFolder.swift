@@ -14,8 +14,11 @@ public struct EntryFolderFields: FieldSet {
     public static let schema = ModelSchema("shapes.EntryFolder", fields: EntryFolderFields())
 
     /// Always `folder`.
+    ///
+    /// - Remark: Generated from `shapes.EntryFolder/type`.
     public let type: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.EntryFolder/children`.
     public let children: Field<[Entry]>
 
     private init() {

@@ -14,8 +14,11 @@ public struct EntryLinkFields: FieldSet {
     public static let schema = ModelSchema("shapes.EntryLink", fields: EntryLinkFields())
 
     /// Always `link`.
+    ///
+    /// - Remark: Generated from `shapes.EntryLink/type`.
     public let type: Field<EntryLinkType>
 
+    /// - Remark: Generated from `shapes.EntryLink/url`.
     public let url: Field<String>
 
     private init() {

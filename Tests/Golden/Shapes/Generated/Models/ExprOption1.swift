@@ -12,7 +12,11 @@ public typealias ExprOption1 = Model<ExprOption1Fields>
 /// The properties of a `ExprOption1`, inherited ones included.
 public struct ExprOption1Fields: FieldSet {
     public static let schema = ModelSchema("shapes.ExprOption1", fields: ExprOption1Fields())
+
+    /// - Remark: Generated from `shapes.ExprOption1/left`.
     public let left: Field<Expr>
+
+    /// - Remark: Generated from `shapes.ExprOption1/op`.
     public let op: Field<String>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias ExprOption2 = Model<ExprOption2Fields>
 /// The properties of a `ExprOption2`, inherited ones included.
 public struct ExprOption2Fields: FieldSet {
     public static let schema = ModelSchema("shapes.ExprOption2", fields: ExprOption2Fields())
+
+    /// - Remark: Generated from `shapes.ExprOption2/left`.
     public let left: Field<Expr>
+
+    /// - Remark: Generated from `shapes.ExprOption2/value`.
     public let value: Field<Double>
 
     private init() {

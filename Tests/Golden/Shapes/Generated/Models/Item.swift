@@ -12,7 +12,11 @@ public typealias Item = Model<ItemFields>
 /// The properties of a `Item`, inherited ones included.
 public struct ItemFields: FieldSet {
     public static let schema = ModelSchema("shapes.Item", fields: ItemFields())
+
+    /// - Remark: Generated from `shapes.Item/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `shapes.Item/type`.
     public let type: Field<String>
 
     private init() {

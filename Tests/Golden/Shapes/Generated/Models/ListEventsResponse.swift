@@ -12,8 +12,14 @@ public typealias ListEventsResponse = Model<ListEventsResponseFields>
 /// The properties of a `ListEventsResponse`, inherited ones included.
 public struct ListEventsResponseFields: FieldSet {
     public static let schema = ModelSchema("shapes.listEventsResponse", fields: ListEventsResponseFields())
+
+    /// - Remark: Generated from `shapes.listEventsResponse/object`.
     public let object: Field<String>
+
+    /// - Remark: Generated from `shapes.listEventsResponse/data`.
     public let data: Field<[Item]>
+
+    /// - Remark: Generated from `shapes.listEventsResponse/has_more`.
     public let hasMore: Field<Bool>
 
     private init() {

@@ -12,8 +12,14 @@ public typealias ListFoldersResponse = Model<ListFoldersResponseFields>
 /// The properties of a `ListFoldersResponse`, inherited ones included.
 public struct ListFoldersResponseFields: FieldSet {
     public static let schema = ModelSchema("shapes.listFoldersResponse", fields: ListFoldersResponseFields())
+
+    /// - Remark: Generated from `shapes.listFoldersResponse/total_count`.
     public let totalCount: Field<Int64>
+
+    /// - Remark: Generated from `shapes.listFoldersResponse/entries`.
     public let entries: Field<[Item]>
+
+    /// - Remark: Generated from `shapes.listFoldersResponse/order`.
     public let order: Field<[String]>
 
     private init() {

@@ -12,7 +12,11 @@ public typealias ListProjectsResponse = Model<ListProjectsResponseFields>
 /// The properties of a `ListProjectsResponse`, inherited ones included.
 public struct ListProjectsResponseFields: FieldSet {
     public static let schema = ModelSchema("shapes.listProjectsResponse", fields: ListProjectsResponseFields())
+
+    /// - Remark: Generated from `shapes.listProjectsResponse/items`.
     public let items: Field<[ListProjectsResponseItems]>
+
+    /// - Remark: Generated from `shapes.listProjectsResponse/links`.
     public let links: Field<ListProjectsResponseLinks>
 
     private init() {

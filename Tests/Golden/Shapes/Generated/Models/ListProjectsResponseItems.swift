@@ -15,6 +15,8 @@ public struct ListProjectsResponseItemsFields: FieldSet {
         "shapes.listProjectsResponseItems",
         fields: ListProjectsResponseItemsFields()
     )
+
+    /// - Remark: Generated from `shapes.listProjectsResponseItems/key`.
     public let key: Field<String>
 
     private init() {

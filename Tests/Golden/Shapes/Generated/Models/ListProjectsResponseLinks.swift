@@ -15,7 +15,11 @@ public struct ListProjectsResponseLinksFields: FieldSet {
         "shapes.listProjectsResponseLinks",
         fields: ListProjectsResponseLinksFields()
     )
+
+    /// - Remark: Generated from `shapes.listProjectsResponseLinks/self`.
     public let selfValue: Field<String>
+
+    /// - Remark: Generated from `shapes.listProjectsResponseLinks/next`.
     public let next: Field<String>
 
     private init() {

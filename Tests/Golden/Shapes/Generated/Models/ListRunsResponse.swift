@@ -12,9 +12,17 @@ public typealias ListRunsResponse = Model<ListRunsResponseFields>
 /// The properties of a `ListRunsResponse`, inherited ones included.
 public struct ListRunsResponseFields: FieldSet {
     public static let schema = ModelSchema("shapes.listRunsResponse", fields: ListRunsResponseFields())
+
+    /// - Remark: Generated from `shapes.listRunsResponse/data`.
     public let data: Field<[Item]>
+
+    /// - Remark: Generated from `shapes.listRunsResponse/first_id`.
     public let firstId: Field<String>
+
+    /// - Remark: Generated from `shapes.listRunsResponse/last_id`.
     public let lastId: Field<String>
+
+    /// - Remark: Generated from `shapes.listRunsResponse/has_more`.
     public let hasMore: Field<Bool>
 
     private init() {

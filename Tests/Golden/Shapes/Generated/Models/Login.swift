@@ -12,7 +12,11 @@ public typealias Login = Model<LoginFields>
 /// The properties of a `Login`, inherited ones included.
 public struct LoginFields: FieldSet {
     public static let schema = ModelSchema("shapes.Login", base: _2fa.self, fields: LoginFields())
+
+    /// - Remark: Generated from `shapes.2fa/method`.
     public let method: Field<String>
+
+    /// - Remark: Generated from `shapes.Login/2fa`.
     public let _2faValue: Field<Bool>
 
     private init() {

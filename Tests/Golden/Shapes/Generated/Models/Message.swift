@@ -12,9 +12,17 @@ public typealias Message = Model<MessageFields>
 /// The properties of a `Message`, inherited ones included.
 public struct MessageFields: FieldSet {
     public static let schema = ModelSchema("shapes.Message", fields: MessageFields())
+
+    /// - Remark: Generated from `shapes.Message/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `shapes.Message/text`.
     public let text: Field<String>
+
+    /// - Remark: Generated from `shapes.Message/replies`.
     public let replies: Field<[Message]>
+
+    /// - Remark: Generated from `shapes.Message/thread`.
     public let thread: Field<Thread>
 
     private init() {

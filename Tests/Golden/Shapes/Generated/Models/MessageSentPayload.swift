@@ -14,8 +14,11 @@ public struct MessageSentPayloadFields: FieldSet {
     public static let schema = ModelSchema("shapes.messageSentPayload", fields: MessageSentPayloadFields())
 
     /// Always `message.sent`.
+    ///
+    /// - Remark: Generated from `shapes.messageSentPayload/type`.
     public let type: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.messageSentPayload/message`.
     public let message: Field<Message>
 
     private init() {

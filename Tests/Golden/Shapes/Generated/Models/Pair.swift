@@ -14,10 +14,20 @@ public typealias Pair = Model<PairFields>
 /// The properties of a `Pair`, inherited ones included.
 public struct PairFields: FieldSet {
     public static let schema = ModelSchema("shapes.Pair", fields: PairFields())
+
+    /// - Remark: Generated from `shapes.Pair/page_size`.
     public let pageSize: Field<Int64>
+
+    /// - Remark: Generated from `shapes.Pair/PageSize`.
     public let pageSize2: Field<Int64>
+
+    /// - Remark: Generated from `shapes.Pair/default`.
     public let `default`: Field<String>
+
+    /// - Remark: Generated from `shapes.Pair/Größe`.
     public let größe: Field<String>
+
+    /// - Remark: Generated from `shapes.Pair/2fa`.
     public let _2faValue: Field<Bool>
 
     private init() {

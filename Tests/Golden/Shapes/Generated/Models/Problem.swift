@@ -12,7 +12,11 @@ public typealias Problem = Model<ProblemFields>
 /// The properties of a `Problem`, inherited ones included.
 public struct ProblemFields: FieldSet {
     public static let schema = ModelSchema("shapes.Problem", fields: ProblemFields())
+
+    /// - Remark: Generated from `shapes.Problem/title`.
     public let title: Field<String>
+
+    /// - Remark: Generated from `shapes.Problem/details`.
     public let details: Field<ErrorDetails>
 
     private init() {

@@ -14,7 +14,11 @@ public typealias Thread = Model<ThreadFields>
 /// The properties of a `Thread`, inherited ones included.
 public struct ThreadFields: FieldSet {
     public static let schema = ModelSchema("shapes.Thread", fields: ThreadFields())
+
+    /// - Remark: Generated from `shapes.Thread/id`.
     public let id: Field<String>
+
+    /// - Remark: Generated from `shapes.Thread/first`.
     public let first: Field<Message>
 
     private init() {

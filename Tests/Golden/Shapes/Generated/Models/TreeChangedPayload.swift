@@ -14,8 +14,11 @@ public struct TreeChangedPayloadFields: FieldSet {
     public static let schema = ModelSchema("shapes.treeChangedPayload", fields: TreeChangedPayloadFields())
 
     /// Always `tree.changed`.
+    ///
+    /// - Remark: Generated from `shapes.treeChangedPayload/type`.
     public let type: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.treeChangedPayload/tree`.
     public let tree: Field<TreeNode>
 
     private init() {

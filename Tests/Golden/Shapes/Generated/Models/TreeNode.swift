@@ -12,8 +12,14 @@ public typealias TreeNode = Model<TreeNodeFields>
 /// The properties of a `TreeNode`, inherited ones included.
 public struct TreeNodeFields: FieldSet {
     public static let schema = ModelSchema("shapes.TreeNode", fields: TreeNodeFields())
+
+    /// - Remark: Generated from `shapes.TreeNode/name`.
     public let name: Field<String>
+
+    /// - Remark: Generated from `shapes.TreeNode/children`.
     public let children: Field<[TreeNode]>
+
+    /// - Remark: Generated from `shapes.TreeNode/byName`.
     public let byName: Field<[String: TreeNode]>
 
     private init() {

@@ -16,8 +16,11 @@ public struct _11Option1Fields: FieldSet {
     public static let schema = ModelSchema("shapes.11Option1", fields: _11Option1Fields())
 
     /// Always `file`.
+    ///
+    /// - Remark: Generated from `shapes.11Option1/type`.
     public let type: Field<JSONValue>
 
+    /// - Remark: Generated from `shapes.11Option1/size`.
     public let size: Field<Int64>
 
     private init() {

@@ -14,6 +14,8 @@ public typealias _2fa = Model<_2faFields>
 /// The properties of a `_2fa`, inherited ones included.
 public struct _2faFields: FieldSet {
     public static let schema = ModelSchema("shapes.2fa", derived: [Login.self], fields: _2faFields())
+
+    /// - Remark: Generated from `shapes.2fa/method`.
     public let method: Field<String>
 
     private init() {

@@ -14,9 +14,14 @@ public struct TodoFields: FieldSet {
     public static let schema = ModelSchema("tasks.Todo", fields: TodoFields())
 
     /// Set by the service: read it; request bodies leave it out.
+    ///
+    /// - Remark: Generated from `tasks.Todo/id`.
     public let id: Field<String>
 
+    /// - Remark: Generated from `tasks.Todo/title`.
     public let title: Field<String>
+
+    /// - Remark: Generated from `tasks.Todo/done`.
     public let done: Field<Bool>
 
     private init() {
