@@ -56,7 +56,7 @@ struct Validate: ParsableCommand {
 
     @Flag(
         help:
-            "FILE is an error body in the service's error shape (for OData services, --type odata.error says the same)."
+            "FILE is an error body in the service's error shape (for OData services, --type odata.error says the same; legacy OneDrive's oneDrive.error too)."
     )
     var error = false
 
@@ -68,7 +68,8 @@ struct Validate: ParsableCommand {
     func run() throws {
         let service = try MockService.chosen(service).descriptor
         let validator = PayloadValidator(service)
-        if error || type?.lowercased() == "odata.error" {
+        // `oneDrive.error` is the legacy OneDrive API's name for the same body.
+        if error || ["odata.error", "onedrive.error"].contains(type?.lowercased()) {
             guard arguments.count == 1 || arguments.count == 3 else { throw ValidationError("give FILE with --error") }
             let report = validator.validateError(try Self.read(arguments.last ?? ""))
             print(Self.describe(report))

@@ -40,6 +40,17 @@ extension MockOperation {
     /// `createUploadSession`: an upload URL on the mock that takes byte ranges (see `MockServer.upload`).
     public static let uploadSession = MockOperation { call in call.server.startUpload(call) }
 
+    /// OneDrive `search(q='…')` (or `view.search?q=…`): the items below the resource whose name holds the text,
+    /// without case, as a page. (The service also matches metadata and content, which the mock does not hold.)
+    public static let searchByName = MockOperation { call in
+        let segment = call.request.segments.last ?? ""
+        let text = (FunctionSegment(segment)["q"] ?? call.request.queryValue("q") ?? "").lowercased()
+        let matching = call.store.allItems(below: call.store.locate(call.resourcePath)).map(\.object).filter {
+            !text.isEmpty && ($0["name"]?.stringValue?.lowercased().contains(text) ?? false)
+        }
+        return call.server.odataPage(matching, call.request, onLastPage: [:])
+    }
+
     /// OneDrive `copy`: the copy is made at once, in the folder `parentReference` names by id (beside the
     /// original without one), and the answer is 202 with a monitor URL that reports it done.
     public static let copy = MockOperation { call in
@@ -156,11 +167,8 @@ extension MockServer {
 
     /// `delta(token='42')` → `42`.
     static func functionToken(_ segment: String?) -> String? {
-        guard let segment, let start = segment.range(of: "token='") else { return nil }
-        let rest = segment[start.upperBound...]
-        guard let end = rest.firstIndex(of: "'") else { return nil }
-        let token = String(rest[..<end])
-        return token.isEmpty ? nil : token
+        guard let token = segment.flatMap({ FunctionSegment($0)["token"] }), !token.isEmpty else { return nil }
+        return token
     }
 
     func cursorDelta(_ call: MockCall) -> MockResponse {

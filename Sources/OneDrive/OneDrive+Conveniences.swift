@@ -9,6 +9,21 @@ extension OneDriveClient {
     /// The scopes to ask for when signing in (`MicrosoftIdentity.configuration`): read and write files, and a
     /// refresh token so that the session renews silently.
     public static let scopes = ["Files.ReadWrite", "offline_access"]
+
+    /// A client of the consumer API at api.onedrive.com that asks in its own URL forms: `action.copy`,
+    /// `action.createLink`, `upload.createSession`, `view.delta?token=…`, `view.search?q=…` where Graph says `copy`,
+    /// `createLink`, `createUploadSession`, `delta(token='…')`, `search(q='…')`. Builders are the same.
+    public static func consumer(
+        baseURL: URL = consumerBaseURL, auth: (any AuthProvider)? = nil,
+        transport: any HTTPTransport = DefaultTransport.shared, middleware: [any HTTPMiddleware] = .defaults,
+        headers: HTTPFields = [:]
+    ) -> OneDriveClient {
+        var client = OneDriveClient(
+            baseURL: baseURL, auth: auth, transport: transport, middleware: middleware, headers: headers
+        ).client
+        client.legacySegments = OneDriveService.descriptor.routes.legacySegments
+        return OneDriveClient(client: client)
+    }
 }
 
 /// What the service does when an item with the same name already exists.

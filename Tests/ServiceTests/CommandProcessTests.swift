@@ -60,6 +60,11 @@ import Testing
         let deleted = try await Self.run(["validate", "onedrive", "DELETE", url, empty.path])
         #expect(deleted.status == 0, "\(deleted.output)\(deleted.errors)")
         #expect(deleted.output.contains("checked as: DELETE of a microsoft.graph.driveItem"))
+        let legacyError = try Self.file(#"{"error":{"code":"itemNotFound","message":"Item does not exist"}}"#)
+        defer { try? FileManager.default.removeItem(at: legacyError) }
+        let notFound = try await Self.run(["validate", "onedrive", "--type", "oneDrive.error", legacyError.path])
+        #expect(notFound.status == 0, "\(notFound.output)\(notFound.errors)")
+        #expect(notFound.output.contains("itemNotFound"), "\(notFound.output)")
         let nothingToRead = try await Self.run(["validate", "onedrive", "GET", url, empty.path])
         #expect(nothingToRead.status == 1, "\(nothingToRead.output)\(nothingToRead.errors)")
         #expect(!nothingToRead.errors.contains("cannot read"), "\(nothingToRead.errors)")

@@ -15,6 +15,10 @@ public struct ServiceClient: Sendable {
     public var defaultHeaders: HTTPFields
     /// The transport and the middleware in front of it, in order.
     public var pipeline: MiddlewareChain
+    /// An API's older URL forms, by method and current last segment (`"POST copy"` → `action.copy`): when set, a
+    /// request whose last segment has one is sent in that form, a function's arguments as query parameters
+    /// (`delta(token='t')` → `view.delta?token=t`). From `RouteTable.legacySegments`; empty sends current forms.
+    public var legacySegments: [String: String] = [:]
 
     public init(
         baseURL: URL, transport: any HTTPTransport, middleware: [any HTTPMiddleware] = .defaults,
@@ -52,6 +56,8 @@ public struct ServiceClient: Sendable {
     public func send(_ request: APIRequest, options: TransferOptions = TransferOptions()) async throws(BinderyError)
         -> APIResponse
     {
+        var request = request
+        if !legacySegments.isEmpty, request.absoluteURL == nil { request.useLegacySegment(legacySegments) }
         let url = request.url(relativeTo: baseURL)
         let trusted = isTrusted(url)
         // The client's own headers can carry credentials (an API key in `X-API-Key`): a host the client does not

@@ -80,6 +80,14 @@ public struct ResourcePath: Hashable, Sendable, CustomStringConvertible {
     /// `/me/drive/items/a%2Fb`
     public var description: String { "/" + encodedSegments.joined(separator: "/") }
 
+    /// The same path with its last segment replaced by `segment`, encoded.
+    func replacingLast(with segment: String) -> ResourcePath {
+        var copy = self
+        if !copy.encodedSegments.isEmpty { copy.encodedSegments.removeLast() }
+        copy.encodedSegments.append(PercentEncoding.segment(segment))
+        return copy
+    }
+
     /// Throws `refused` when the spec says the service refuses `method` here.
     func checkAllowed(_ method: HTTPRequest.Method) throws(BinderyError) {
         guard refusedMethods.contains(method) else { return }

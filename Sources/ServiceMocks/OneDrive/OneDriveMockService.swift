@@ -11,6 +11,7 @@ extension MockService {
         operations: [
             "microsoft.graph.driveItem/delta": .odataDelta,
             "microsoft.graph.driveItem/copy": .copy,
+            "microsoft.graph.driveItem/search": .searchByName,
             "microsoft.graph.driveItem/createUploadSession": .uploadSession,
         ],
         uploadedFileFacet: { bytes in
