@@ -41,8 +41,10 @@ extension MockServer {
     }
 
     /// One page of `items` in the service's paging style, or the other view of the listing the request asks for
-    /// (`MockService.listingView`).
-    func page(_ items: [JSONObject], _ request: MockRequest, path: [String], extra: JSONObject = [:]) -> MockResponse {
+    /// (`MockService.listingView`): what a behaviour that chooses its own items answers.
+    public func page(_ items: [JSONObject], _ request: MockRequest, path: [String], extra: JSONObject = [:])
+        -> MockResponse
+    {
         let page = pageBody(items, request, extra: extra)
         if let view = service.listingView, let answer = view(request, items.count, page) {
             return MockResponse(json: answer)

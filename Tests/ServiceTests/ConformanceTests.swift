@@ -143,6 +143,30 @@ import Testing
         #expect(none.totalRows == 0)
     }
 
+    /// Notifications and messages answer `_pagination=count` too; unread notifications are the ones not `Read`.
+    @Test func sparkCountsNotificationsAndMessagesOverHTTP() async throws {
+        let (mock, client) = try await Self.sparkWithListings(1)
+        defer { Task { await mock.stop() } }
+        for (index, read) in [true, false, false].enumerated() {
+            mock.store.insert(
+                ["Type": "Message", "Message": .string("note \(index)"), "Read": .bool(read)], into: ["notifications"],
+                idMember: "Id")
+        }
+        for index in 1...4 {
+            mock.store.insert(["Subject": .string("message \(index)")], into: ["messages"], idMember: "Id")
+        }
+        #expect(try await client.notifications.count().send().totalRows == 3)
+        #expect(try await client.notifications.countUnread().send().totalRows == 2)
+        let unread = try await client.notifications.listUnreadNotifications().send()
+        #expect(unread.value.map(\.message) == ["note 1", "note 2"])
+        #expect(try await client.messages.count().send().totalRows == 4)
+        let asked = mock.requests.filter { $0.queryValue("_pagination") == "count" }.map(\.path)
+        #expect(
+            asked.map {
+                $0.hasSuffix("/notifications") || $0.hasSuffix("/notifications/unread") || $0.hasSuffix("/messages")
+            } == [true, true, true])
+    }
+
     @Test func sparkSessionExpiresMidSequenceAndIsRenewedOnce() async throws {
         let (mock, client) = try await Self.sparkWithListings(60)
         defer { Task { await mock.stop() } }

@@ -280,6 +280,14 @@ extension MockOperation {
         return sparkResults([])
     }
 
+    /// `GET /notifications/unread` (and its `_pagination=count`): the notifications not yet read, paged.
+    static let sparkUnreadNotifications = MockOperation { call in
+        let unread = call.store.items(in: call.resourcePath).map(\.object).filter {
+            $0["Read"]?.boolValue != true && $0["Read"]?.stringValue != "true"
+        }
+        return call.server.page(unread, call.request, path: call.resourcePath)
+    }
+
     /// A successful answer with these results: `{"D": {"Success": true, "Results": [...]}}`.
     static func sparkResults(_ results: [JSONValue], status: Int = 200) -> MockResponse {
         MockResponse(status: status, json: ["D": ["Success": true, "Results": .array(results)]])

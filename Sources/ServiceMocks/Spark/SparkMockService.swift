@@ -12,6 +12,8 @@ extension MockService {
             "spark.oauth2/grantToken": .sparkGrant,
             "spark.Service/createSession": .sparkSession,
             "spark.Notification/markNotificationsRead": .sparkMarkNotificationsRead,
+            "spark.Notification/listUnreadNotifications": .sparkUnreadNotifications,
+            "spark.Notification/countUnread": .sparkUnreadNotifications,
             "spark.my/getAccount": .readStored,
             "spark.my/updateAccount": .updateStored,
             "spark.Contact/createContacts": .sparkCreateEach("Contacts"),

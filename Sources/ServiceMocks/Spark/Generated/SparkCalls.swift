@@ -154,6 +154,12 @@ extension ConformanceCalls {
         "ListingSort/listSorts": { client, arguments in
             _ = try await SparkClient(client: client).searchTemplates.sorts.request().get()
         },
+        "Message/count": { client, arguments in
+            _ = try await SparkClient(client: client).messages.count().send()
+        },
+        "Message/countUnread": { client, arguments in
+            _ = try await SparkClient(client: client).messages.countUnread().send()
+        },
         "Message/getMessage": { client, arguments in
             _ = try await SparkClient(client: client).messages("Id-1").getMessage().send()
         },
@@ -183,6 +189,12 @@ extension ConformanceCalls {
         },
         "NewsFeed/updateNewsFeed": { client, arguments in
             _ = try await SparkClient(client: client).newsFeeds("Id-1").request().replace(arguments.body())
+        },
+        "Notification/count": { client, arguments in
+            _ = try await SparkClient(client: client).notifications.count().send()
+        },
+        "Notification/countUnread": { client, arguments in
+            _ = try await SparkClient(client: client).notifications.countUnread().send()
         },
         "Notification/createNotification": { client, arguments in
             _ = try await SparkClient(client: client).notifications.request().add(arguments.body())

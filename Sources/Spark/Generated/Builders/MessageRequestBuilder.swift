@@ -26,6 +26,15 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
                 .init("getMessage", .get, path: "", response: .collection(.model(Message.self))),
                 .init("listReplies", .get, path: "replies", response: .collection(.model(Message.self))),
                 .init("listMessages", .get, path: "", onCollection: true, response: .collection(.model(Message.self))),
+                .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
+                ),
                 .init("sendMessages", .post, path: "", onCollection: true, request: .model(NewMessages.self)),
                 .init(
                     "listUnreadMessages",
@@ -33,6 +42,15 @@ public struct MessageRequestBuilder: ModelRequestBuilder {
                     path: "unread",
                     onCollection: true,
                     response: .collection(.model(Message.self))
+                ),
+                .init(
+                    "countUnread",
+                    .get,
+                    path: "unread",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
                 ),
             ]
         )
@@ -93,6 +111,37 @@ extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
         return CollectionRequest(client: client, request: request)
     }
 
+    /// Counts the messages that match without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.Message/count` (GET).
+    public func count(
+        filter: String? = nil,
+        expand: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil
+    ) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("_pagination", "count")
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
+    }
+
     /// Sends messages.
     ///
     /// - Remark: Generated from `spark.Message/sendMessages` (POST).
@@ -123,5 +172,30 @@ extension CollectionRequestBuilder where ItemBuilder == MessageRequestBuilder {
         request.setQuery("_limit", json: limit)
         request.setQuery("_pagination", json: pagination)
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the user's unread messages without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.Message/countUnread` (GET).
+    public func countUnread(
+        expand: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil
+    ) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path.appending("unread"))
+        request.setQuery("_pagination", "count")
+        request.setQuery("_expand", json: expand)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
     }
 }

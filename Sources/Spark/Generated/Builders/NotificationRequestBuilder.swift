@@ -32,11 +32,29 @@ public struct NotificationRequestBuilder: ModelRequestBuilder {
                     response: .collection(.model(Notification.self))
                 ),
                 .init(
+                    "count",
+                    .get,
+                    path: "",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
+                ),
+                .init(
                     "listUnreadNotifications",
                     .get,
                     path: "unread",
                     onCollection: true,
                     response: .collection(.model(Notification.self))
+                ),
+                .init(
+                    "countUnread",
+                    .get,
+                    path: "unread",
+                    onCollection: true,
+                    response: .model(Pagination.self),
+                    query: "_pagination=count",
+                    payload: "D/Pagination"
                 ),
             ]
         )
@@ -73,6 +91,25 @@ extension CollectionRequestBuilder where ItemBuilder == NotificationRequestBuild
         return CollectionRequest(client: client, request: request)
     }
 
+    /// Counts the notifications without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.Notification/count` (GET).
+    public func count(page: Int32? = nil, limit: Int32? = nil) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path)
+        request.setQuery("_pagination", "count")
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
+    }
+
     /// The user's unread notifications, one page at a time.
     ///
     /// - Parameters:
@@ -91,5 +128,24 @@ extension CollectionRequestBuilder where ItemBuilder == NotificationRequestBuild
         request.setQuery("_limit", json: limit)
         request.setQuery("_pagination", json: pagination)
         return CollectionRequest(client: client, request: request)
+    }
+
+    /// Counts the user's unread notifications without fetching them (`_pagination=count`).
+    ///
+    /// - Parameters:
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///
+    /// - Remark: Generated from `spark.Notification/countUnread` (GET).
+    public func countUnread(page: Int32? = nil, limit: Int32? = nil) -> OperationRequest<Pagination> {
+        var request = APIRequest(method: .get, path: path.appending("unread"))
+        request.setQuery("_pagination", "count")
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        return OperationRequest(
+            client: client,
+            request: request,
+            decoder: .model(Pagination.self, at: ["D", "Pagination"])
+        )
     }
 }
