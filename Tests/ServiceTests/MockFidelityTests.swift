@@ -234,10 +234,10 @@ import Testing
     }
 
     /// The body of a GET as the wire has it, over the runtime's own transport.
-    static func rawGet(_ mock: MockServer, _ path: String) async throws -> JSONValue? {
+    static func rawGet(_ mock: MockServer, _ path: String, scheme: String = "OAuth") async throws -> JSONValue? {
         let url = try #require(URL(string: mock.serviceURL.absoluteString + "/" + path))
         var head = HTTPRequest(method: .get, url: url)
-        head.headerFields[.authorization] = "OAuth \(mock.identity.acceptedToken)"
+        head.headerFields[.authorization] = "\(scheme) \(mock.identity.acceptedToken)"
         let response = try await DefaultTransport.shared.send(TransportRequest(head))
         return try JSONValue.parse(response.body)
     }

@@ -61,6 +61,32 @@ import Testing
         #expect(listed == ["copy.docx", "it's a report.docx"])
     }
 
+    /// An app still written for `view.changes`, which `view.delta` superseded: the mock serves it as delta, its
+    /// answer (the same items, with `@changes.*` annotations) validates as delta's, and the client sends `view.delta`.
+    @Test func oldChangesRequestsAreServedAndTheirAnswersValidate() async throws {
+        let mock = try await Self.seeded()
+        defer { Task { await mock.stop() } }
+        let served = try #require(try await MockFidelityTests.rawGet(mock, "drive/root/view.changes", scheme: "Bearer"))
+        let names = served["value"]?.arrayValue?.compactMap { $0["name"]?.stringValue }.sorted()
+        #expect(names == ["it's a report.docx", "notes.txt"])
+
+        let validator = PayloadValidator(OneDriveService.descriptor)
+        let changes = Array(
+            #"{"value": [{"id": "N1", "deleted": {}}], "@changes.hasMoreChanges": false, "@changes.token": "t2"}"#.utf8)
+        let path = PayloadValidator.path(
+            of: "https://api.onedrive.com/v1.0/drive/items/R1/view.changes?token=t1",
+            below: [URL(string: "https://api.onedrive.com/v1.0")!])
+        let shape = try #require(validator.response(method: .get, path: path))
+        let report = try #require(validator.validate(changes, as: shape))
+        #expect(report.isValid && report.itemCount == 1, "\(report)")
+        #expect(report.unknownFields.isEmpty, "\(report.unknownFields)")
+
+        let client = OneDriveClient.consumer(
+            baseURL: mock.serviceURL, auth: StaticTokenAuth(mock.identity.acceptedToken))
+        _ = try await client.drive.root.delta().send()
+        #expect(try Self.sent(mock).path == "/drive/root/view.delta")
+    }
+
     @Test func aGraphClientAsksTheSameInGraphsForms() async throws {
         let mock = try await Self.seeded()
         defer { Task { await mock.stop() } }

@@ -56,7 +56,7 @@ public struct DriveItemRequestBuilder: ModelRequestBuilder {
                     aliases: "upload.createSession"
                 ),
                 .init("search", .get, response: .collection(.model(DriveItem.self)), aliases: "view.search"),
-                .init("delta", .get, response: .collection(.model(DriveItem.self)), aliases: "view.delta"),
+                .init("delta", .get, response: .collection(.model(DriveItem.self)), aliases: "view.delta view.changes"),
                 .init("createLink", .post, response: .model(Permission.self), aliases: "action.createLink"),
                 .init("invite", .post, response: .collection(.model(Permission.self)), aliases: "action.invite"),
             ]
