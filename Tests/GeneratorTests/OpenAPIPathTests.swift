@@ -193,6 +193,52 @@ struct OpenAPIPathTests {
         #expect(cItem.operations.first?.response == ResponseSpec(type: nil, successCodes: [204]))
     }
 
+    /// Spark's `contacts/tags/{TagName}` and `accounts/by/office/{Id}`: a key below literals under a collection that
+    /// lists the collection's own items is the collection filtered; a key whose GET answers something else is a
+    /// collection of its own (`contacts/uploads/{Id}`).
+    @Test func readsFilteredListsBelowACollectionAsItsFunctions() throws {
+        let list =
+            ##"{"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Contact"}}}}}}"##
+        let text = openAPIDocument(
+            """
+            "paths": {
+              "/contacts": {"get": {"operationId": "listContacts", "responses": \(list)}},
+              "/contacts/{Id}": {"parameters": [{"name": "Id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"operationId": "getContact", "responses": \(list)}},
+              "/contacts/tags": {"get": {"operationId": "listTags", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}}},
+              "/contacts/tags/{TagName}": {"parameters": [{"name": "TagName", "in": "path", "required": true,
+                "description": "A tag's name.", "schema": {"type": "string"}}],
+                "get": {"operationId": "listByTag", "responses": \(list)}},
+              "/contacts/by/office/{OfficeId}": {"parameters": [{"name": "OfficeId", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"operationId": "listByOffice", "responses": \(list)}},
+              "/contacts/uploads/{Id}": {"parameters": [{"name": "Id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"operationId": "getUpload", "responses": {"200": {"description": "ok",
+                  "content": {"application/json": {"schema": {"type": "object", "properties": {"state": {"type": "string"}}}}}}}}}
+            },
+            "components": {"schemas": {"Contact": {"type": "object", "properties": {"Id": {"type": "string"}}}}}
+            """)
+        let result = readOpenAPI(text)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        let contact = try #require(spec.resource("Contact"))
+        #expect(
+            contact.collectionOperations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+                "listByTag function [\"tags\", \"{TagName}\"]",
+                "listByOffice function [\"by\", \"office\", \"{OfficeId}\"]",
+                "listContacts list []", "listTags function [\"tags\"]",
+            ])
+        // The key is the function's argument, documented as the spec documents it.
+        let byTag = try #require(contact.collectionOperation("listByTag"))
+        #expect(byTag.parameters.map { "\($0.name) \($0.location)" } == ["TagName path"])
+        #expect(byTag.parameters.first?.doc.summary == "A tag's name.")
+        #expect(byTag.response?.type == .collection(openAPINamed("Contact", in: "inline.test")))
+        // Nothing is left of `by/office`, and an upload is not a contact: its key stays a collection's.
+        #expect(spec.resource("Service")?.child("contacts") != nil)
+        #expect(contact.children.map(\.name) == ["uploads"])
+        #expect(contact.children.first?.isOnCollection == true)
+    }
+
     @Test func skipsPathsThatCannotBeResources() throws {
         let text = openAPIDocument(
             """

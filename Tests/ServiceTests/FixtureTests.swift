@@ -12,6 +12,26 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
+    /// An operation below literals (`accounts/by/office/{OfficeId}`) matches its whole path only: an item's key
+    /// (`accounts/{Id}`) is never read as the operation's last segment, nor its literals as keys.
+    @Test func anOperationOfSeveralSegmentsMatchesOnlyItsWholePath() throws {
+        let routes = PayloadValidator(try #require(MockService.named("spark")).descriptor).routes
+        func matched(_ path: String) -> String {
+            switch routes.match(method: .get, segments: path.split(separator: "/").map(String.init)) {
+            case .operation(let operation, let resource, _)?: "\(resource.name)/\(operation.name)"
+            case .item(let resource, _)?: "item of \(resource.name)"
+            case .collection(let resource, _)?: "collection of \(resource.name)"
+            case nil: "nothing"
+            }
+        }
+        #expect(matched("accounts/by/office/20000000000000000000000001") == "spark.Account/listByOffice")
+        #expect(matched("accounts/20000000000000000000000001") == "spark.Account/getAccountById")
+        #expect(matched("accounts/by") == "spark.Account/getAccountById")
+        #expect(matched("accounts/by/office") == "nothing")
+        #expect(matched("contacts/tags/VIP") == "spark.Contact/listByTag")
+        #expect(matched("contacts/tags") == "spark.Contact/listContactTags")
+    }
+
     @Test(arguments: MockService.all.map(\.name))
     func everyFixtureResolvesDecodesAndRoundTrips(service: String) throws {
         let validator = PayloadValidator(try #require(MockService.named(service)).descriptor)

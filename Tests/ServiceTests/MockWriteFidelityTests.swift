@@ -50,6 +50,41 @@ import Testing
         #expect(listed.allSatisfy { $0.additionalData["Contacts"] == nil })
     }
 
+    /// `contacts/tags/{TagName}` and `accounts/by/office/{OfficeId}`: the collection filtered by the path, paged.
+    @Test func sparkListsContactsByTagAndAccountsByOffice() async throws {
+        let mock = try await MockServer(.spark)
+        defer { Task { await mock.stop() } }
+        let spark = Self.spark(mock)
+        for (name, tags) in [("Ann", ["Current Buyers", "VIP"]), ("Bob", ["VIP"]), ("Cy", [])] {
+            mock.store.insert(
+                ["DisplayName": .string(name), "Tags": .array(tags.map { .string($0) })], into: ["contacts"])
+        }
+        for (name, office) in [("Dee", "20000000000000000000000001"), ("Eve", "20000000000000000000000002")] {
+            mock.store.insert(["Name": .string(name), "OfficeId": .string(office)], into: ["accounts"])
+        }
+        let buyers = try await spark.contacts.listByTag(tagName: "Current Buyers").get().value
+        #expect(buyers.compactMap(\.displayName) == ["Ann"])
+        #expect(try Self.sentPath(mock) == "/contacts/tags/Current Buyers")
+        var vip: [String] = []
+        for try await contact in spark.contacts.listByTag(tagName: "VIP", limit: 1).all() {
+            vip += [contact.displayName ?? ""]
+        }
+        #expect(vip.sorted() == ["Ann", "Bob"], "two pages of one")
+        let members = try await spark.accounts.listByOffice(officeId: "20000000000000000000000002").get().value
+        #expect(members.compactMap(\.name) == ["Eve"])
+        // The literals before the key stay what they were: `contacts/tags` lists the tags in use, each with the path
+        // of its contacts.
+        let tags = try await spark.contacts.listContactTags().send().value
+        #expect(tags.compactMap(\.tag) == ["Current Buyers", "VIP"])
+        #expect(tags.first?.resourceUri == "/v1/contacts/tags/Current%20Buyers")
+    }
+
+    /// The path of the mock's last request below the service root, as sent.
+    static func sentPath(_ mock: MockServer) throws -> String {
+        let request = try #require(mock.requests.last)
+        return String(request.path.dropFirst(mock.serviceURL.path.count))
+    }
+
     @Test func aCartsListingsAreASetThatItsCountFollows() async throws {
         let mock = try await MockServer(.spark)
         defer { Task { await mock.stop() } }

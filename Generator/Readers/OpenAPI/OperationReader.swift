@@ -42,6 +42,9 @@ struct OpenAPIReadOperation {
     /// The `operationId` only spells the method and the path (`get_files_id`, `post_files_id_copy`): the path tree
     /// names the operation by its place instead (`OpenAPIOperationNames`).
     var isNamedByPath = false
+    /// The path parameters, which are keys of the builder chain rather than arguments, kept for an operation that
+    /// takes its key as an argument instead (`OpenAPIPathTreeReader.takeViews`).
+    var pathParameters: [ParameterSpec] = []
 
     func spec(kind: OperationSpec.Kind, pathSuffix: [String] = []) -> OperationSpec {
         var spec = OperationSpec(
@@ -157,6 +160,7 @@ final class OpenAPIOperationReader {
             returnsJSONObject: false, returnsList: false, responseSchemaName: nil,
             doc: operation.documentation(summaryKey: "summary"),
             location: context.location(of: operation))
+        read.pathParameters = parameters.filter { $0.location == .path }.map(\.spec)
         read.isEnveloped = envelope == conventions.envelope
         if name != fallbackName, operation["operationId"] != nil {
             read.isNamedByPath = OpenAPIOperationNames.spellsMethodAndPath(name, method: method, template: template)

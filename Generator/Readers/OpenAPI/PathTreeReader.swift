@@ -61,6 +61,11 @@ final class OpenAPIPathNode {
 
     /// The GET of this node's path item, if any.
     var get: OpenAPIReadOperation? { operations.first { $0.method == .get } }
+
+    /// Nothing is written here or below.
+    var isEmpty: Bool { children.isEmpty && operations.isEmpty && pathItem == nil }
+
+    func remove(_ child: OpenAPIPathNode) { children.removeAll { $0 === child } }
 }
 
 /// Builds the resource graph from `paths`.
@@ -335,6 +340,7 @@ final class OpenAPIPathTreeReader {
             doc: documentation(of: collection.pathItem))
         child.isOnCollection = onCollection
         resources[parent].children.append(child)
+        resources[itemIndex].collectionOperations += takeViews(under: collection, items: resources[itemIndex].model)
 
         for operation in collection.operations {
             let kind: OperationSpec.Kind
@@ -374,6 +380,35 @@ final class OpenAPIPathTreeReader {
             }
         }
         attachChildren(of: item, to: itemIndex)
+    }
+
+    /// `contacts/tags/{TagName}`, `accounts/by/office/{Id}`: a key after literals under a collection, with nothing
+    /// deeper and only a GET that lists the collection's own items, is the collection filtered, not a collection of
+    /// its own. It becomes the collection's function with the key as an argument (`contacts.listByTag(tagName:)`) and
+    /// leaves the tree, so the literals before it read as they would alone (`contacts/tags` still lists tags).
+    private func takeViews(under collection: OpenAPIPathNode, items model: TypeRef?) -> [OperationSpec] {
+        guard let model else { return [] }
+        var views: [OperationSpec] = []
+        func walk(_ node: OpenAPIPathNode, suffix: [String]) {
+            for child in node.children {
+                switch child.segment {
+                case .literal(let literal):
+                    walk(child, suffix: suffix + [literal])
+                    if child.isEmpty { node.remove(child) }
+                case .parameter(let key) where !suffix.isEmpty:
+                    guard child.children.isEmpty, child.operations.count == 1, var get = child.get,
+                        get.returnsList, get.model == model
+                    else { continue }
+                    get.parameters.insert(contentsOf: get.pathParameters.filter { $0.name == key }, at: 0)
+                    views += get.specs(kind: .function, pathSuffix: suffix + ["{\(key)}"])
+                    node.remove(child)
+                default:
+                    continue
+                }
+            }
+        }
+        walk(collection, suffix: [])
+        return views
     }
 
     /// `metadata/{scope}/{template_key}`: a key right after a key. The items of a collection with no segment of

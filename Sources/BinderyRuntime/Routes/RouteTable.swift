@@ -187,9 +187,9 @@ public struct RouteTable: Sendable {
         while index < segments.count {
             let segment = segments[index]
             if let operation = operation(
-                named: segment, method: method, on: current, collection: atCollection, query: query)
+                at: segments[index...], method: method, on: current, collection: atCollection, query: query)
             {
-                if index == segments.count - 1 { return (.operation(operation, on: current, keys: keys), false) }
+                return (.operation(operation, on: current, keys: keys), false)
             }
             // A step from the collection's URL (`files/upload_sessions`) wins over reading the segment as a key.
             let collectionStep =
@@ -234,15 +234,21 @@ public struct RouteTable: Sendable {
         return (match, refused.contains(method))
     }
 
+    /// The operation of `resource` whose path is exactly `rest`, the request's remaining segments: one segment
+    /// (`delta()`, `search(q='x')` and plain `delta` all name the function `delta`; an alias names it too) or
+    /// several (`by/office/{OfficeId}`).
     private func operation(
-        named segment: String, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool,
+        at rest: ArraySlice<String>, method: HTTPRequest.Method, on resource: ResourceRoute, collection: Bool,
         query: [(String, String)]
     ) -> ResourceRoute.Operation? {
-        // `delta()`, `search(q='x')` and plain `delta` all name the function `delta`.
-        let name = segment.split(separator: "(", maxSplits: 1).first.map(String.init) ?? segment
-        let named = resource.operations.filter {
-            $0.onCollection == collection && $0.method == method
-                && ($0.segments.last.map { Self.segment(name, matches: $0) } == true || $0.aliases.contains(name))
+        guard let first = rest.first else { return nil }
+        let name = rest.count == 1 ? first.split(separator: "(", maxSplits: 1).first.map(String.init) ?? first : first
+        let named = resource.operations.filter { operation in
+            guard operation.onCollection == collection, operation.method == method,
+                operation.segments.count == rest.count
+            else { return false }
+            if rest.count == 1, operation.aliases.contains(name) { return true }
+            return zip(operation.segments, [name] + rest.dropFirst()).allSatisfy { Self.segment($1, matches: $0) }
         }
         return Self.mostSpecific(named, for: query)
     }

@@ -288,6 +288,38 @@ extension MockOperation {
         return call.server.page(unread, call.request, path: call.resourcePath)
     }
 
+    /// `GET /contacts/tags/{TagName}`, `GET /accounts/by/office/{OfficeId}`: the collection's items whose `member`
+    /// is the path's last segment, or holds it when it is a list, paged as the collection is.
+    static func sparkItems(where member: String) -> MockOperation {
+        MockOperation { call in
+            let key = call.request.segments.last ?? ""
+            let matching = call.store.items(in: call.resourcePath).map(\.object).filter { item in
+                switch item[member] {
+                case .string(let value)?: value == key
+                case .array(let values)?: values.contains { $0.stringValue == key }
+                default: false
+                }
+            }
+            return call.server.page(matching, call.request, path: call.resourcePath)
+        }
+    }
+
+    /// `GET /contacts/tags`: every tag on a stored contact, in order, each with the path of its contacts.
+    static let sparkContactTags = MockOperation { call in
+        var tags: [String] = []
+        for contact in call.store.items(in: call.resourcePath) {
+            for tag in contact.object["Tags"]?.arrayValue?.compactMap(\.stringValue) ?? [] where !tags.contains(tag) {
+                tags.append(tag)
+            }
+        }
+        let segment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+        return sparkResults(
+            tags.sorted().map { tag in
+                let encoded = tag.addingPercentEncoding(withAllowedCharacters: segment) ?? tag
+                return ["Tag": .string(tag), "ResourceUri": .string("/v1/contacts/tags/" + encoded)]
+            })
+    }
+
     /// A successful answer with these results: `{"D": {"Success": true, "Results": [...]}}`.
     static func sparkResults(_ results: [JSONValue], status: Int = 200) -> MockResponse {
         MockResponse(status: status, json: ["D": ["Success": true, "Results": .array(results)]])

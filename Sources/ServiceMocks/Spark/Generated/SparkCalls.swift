@@ -21,6 +21,9 @@ extension ConformanceCalls {
         "Account/listAccounts": { client, arguments in
             _ = try await SparkClient(client: client).accounts.list().send()
         },
+        "Account/listByOffice": { client, arguments in
+            _ = try await SparkClient(client: client).accounts.listByOffice(officeId: arguments("OfficeId")).send()
+        },
         "Account/updateAccountById": { client, arguments in
             _ = try await SparkClient(client: client).accounts("Id-1").updateAccountById(arguments.body()).send()
         },
@@ -63,6 +66,9 @@ extension ConformanceCalls {
         },
         "Contact/getPortalAccount": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").getPortalAccount().send()
+        },
+        "Contact/listByTag": { client, arguments in
+            _ = try await SparkClient(client: client).contacts.listByTag(tagName: arguments("TagName")).send()
         },
         "Contact/listContactSavedSearches": { client, arguments in
             _ = try await SparkClient(client: client).contacts("Id-1").listContactSavedSearches().send()

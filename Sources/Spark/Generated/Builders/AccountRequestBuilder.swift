@@ -27,6 +27,13 @@ public struct AccountRequestBuilder: ModelRequestBuilder {
                 .init("updateAccountById", .put, path: "", request: .model(AccountChanges.self)),
                 .init("getAccountRoster", .get, path: "roster", response: .collection(.model(Account.self))),
                 .init("getAccountReport", .get, path: "report", response: .collection(.model(Account.self))),
+                .init(
+                    "listByOffice",
+                    .get,
+                    path: "by/office/{OfficeId}",
+                    onCollection: true,
+                    response: .collection(.model(Account.self))
+                ),
                 .init("listAccounts", .get, path: "", onCollection: true, response: .collection(.model(Account.self))),
             ]
         )
@@ -71,6 +78,37 @@ public struct AccountRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where ItemBuilder == AccountRequestBuilder {
+    /// Lists the member accounts of one office, one page at a time.
+    ///
+    /// - Parameters:
+    ///   - officeId: The office account's 26-digit id.
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Account/listByOffice` (GET).
+    public func listByOffice(
+        officeId: String,
+        filter: String? = nil,
+        select: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<Account> {
+        var request = APIRequest(method: .get, path: path.appending("by").appending("office").appending(officeId))
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
     /// Lists accounts, one page at a time.
     ///
     /// - Parameters:

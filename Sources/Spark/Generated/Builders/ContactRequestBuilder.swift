@@ -44,6 +44,13 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
                 ),
                 .init("updatePortalAccount", .put, path: "portal", request: .model(PortalAccount.self)),
                 .init("deletePortalAccount", .delete, path: "portal"),
+                .init(
+                    "listByTag",
+                    .get,
+                    path: "tags/{TagName}",
+                    onCollection: true,
+                    response: .collection(.model(Contact.self))
+                ),
                 .init("listContacts", .get, path: "", onCollection: true, response: .collection(.model(Contact.self))),
                 .init(
                     "count",
@@ -147,6 +154,37 @@ public struct ContactRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where ItemBuilder == ContactRequestBuilder {
+    /// Lists the contacts that carry one tag, one page at a time.
+    ///
+    /// - Parameters:
+    ///   - tagName: The tag, as `ContactTag.Tag` spells it.
+    ///   - filter: A SparkQL filter expression, such as `City Eq 'Fargo' And ListPrice Le 250000.0` for listings.
+    ///   - select: Comma-separated fields to return, such as `ListPrice,City` for listings.
+    ///   - orderby: Fields to sort by, each optionally prefixed with `-` for descending, such as `-ListPrice`.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Items a page (default 25).
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Contact/listByTag` (GET).
+    public func listByTag(
+        tagName: String,
+        filter: String? = nil,
+        select: String? = nil,
+        orderby: String? = nil,
+        page: Int32? = nil,
+        limit: Int32? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<Contact> {
+        var request = APIRequest(method: .get, path: path.appending("tags").appending(tagName))
+        request.setQuery("_filter", json: filter)
+        request.setQuery("_select", json: select)
+        request.setQuery("_orderby", json: orderby)
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
     /// Lists contacts, one page at a time.
     ///
     /// - Parameters:
