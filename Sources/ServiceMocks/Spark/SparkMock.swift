@@ -256,10 +256,9 @@ extension MockOperation {
         guard let text = call.body?["Note"]?.text else {
             return call.server.errorResponse(400, code: "1050", message: "Note is required")
         }
-        let notes = call.resourcePath + ["notes"]
-        for key in call.store.keys(in: notes) { call.store.remove(at: notes + [key]) }
+        // One note a listing: stored under one key, which a new save replaces.
         let note: JSONObject = ["Note": .string(text), "ResourceUri": .string(call.request.path)]
-        call.store.insert(note, into: notes, key: "my", idMember: "Id")
+        call.store.insert(note, into: call.resourcePath + ["notes"], key: "my", idMember: "Id")
         return sparkResults([.object(note)])
     }
 
