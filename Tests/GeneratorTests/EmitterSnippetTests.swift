@@ -32,9 +32,9 @@ import Testing
 
         """
 
-    /// A collection step whose items have no model cannot be a `CollectionRequestBuilder`: it is skipped with a
-    /// warning instead of generating code that does not compile.
-    @Test func aCollectionOfItemsWithoutAModelIsSkippedWithAWarning() {
+    /// A collection step whose items have no model is still a `CollectionRequestBuilder`: its items are addressed
+    /// (`translations("fr")`), but nothing lists them, so its doc does not offer `request()`.
+    @Test func aCollectionOfItemsWithoutAModelIsAddressedButNotListed() {
         let translation = ResourceSpec(name: Self.name("translation"))
         let root = ResourceSpec(
             name: Self.name("Container"),
@@ -47,12 +47,13 @@ import Testing
         let emitter = Emitter(
             options: .init(moduleName: "Contoso", baseURL: "https://api.contoso.com", specDisplayPath: "contoso.xml"))
         let (files, diagnostics) = emitter.emit(spec)
-        #expect(
-            diagnostics.map(\.message) == [
-                "skipped collection 'translations' on 'contoso.Container': its items ('contoso.translation') have no model to read"
-            ])
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
         let client = files.first { $0.path == "ContosoClient.swift" }?.contents ?? ""
-        #expect(!client.contains("CollectionRequestBuilder<TranslationRequestBuilder>"))
+        #expect(client.contains("public var translations: CollectionRequestBuilder<TranslationRequestBuilder>"))
+        #expect(client.contains("/// `translations(\"id\")` addresses one."))
+        #expect(!client.contains("translations.request()"))
+        let builder = files.first { $0.path.hasSuffix("TranslationRequestBuilder.swift") }?.contents ?? ""
+        #expect(builder.contains("public struct TranslationRequestBuilder: RequestBuilder {"))
     }
 
     /// The default layout is the fast one for the spec's size: a file per type up to the threshold, a few files above.

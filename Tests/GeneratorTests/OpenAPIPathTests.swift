@@ -193,8 +193,8 @@ struct OpenAPIPathTests {
         #expect(cItem.operations.first?.response == ResponseSpec(type: nil, successCodes: [204]))
     }
 
-    /// Spark's `contacts/tags/{TagName}` and `accounts/by/office/{Id}`: a key below literals under a collection that
-    /// lists the collection's own items is the collection filtered; a key whose GET answers something else is a
+    /// Spark's `contacts/tags/{TagName}`, `accounts/by/office/{Id}` and `contacts/export/all`: a leaf below literals
+    /// under a collection that lists the collection's own items is the collection filtered; a key whose GET answers something else is a
     /// collection of its own (`contacts/uploads/{Id}`).
     @Test func readsFilteredListsBelowACollectionAsItsFunctions() throws {
         let list =
@@ -210,6 +210,8 @@ struct OpenAPIPathTests {
               "/contacts/tags/{TagName}": {"parameters": [{"name": "TagName", "in": "path", "required": true,
                 "description": "A tag's name.", "schema": {"type": "string"}}],
                 "get": {"operationId": "listByTag", "responses": \(list)}},
+              "/contacts/export": {"get": {"operationId": "exportContacts", "responses": \(list)}},
+              "/contacts/export/all": {"get": {"operationId": "exportAll", "responses": \(list)}},
               "/contacts/by/office/{OfficeId}": {"parameters": [{"name": "OfficeId", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "get": {"operationId": "listByOffice", "responses": \(list)}},
               "/contacts/uploads/{Id}": {"parameters": [{"name": "Id", "in": "path", "required": true, "schema": {"type": "string"}}],
@@ -224,9 +226,9 @@ struct OpenAPIPathTests {
         let contact = try #require(spec.resource("Contact"))
         #expect(
             contact.collectionOperations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
-                "listByTag function [\"tags\", \"{TagName}\"]",
-                "listByOffice function [\"by\", \"office\", \"{OfficeId}\"]",
-                "listContacts list []", "listTags function [\"tags\"]",
+                "listByTag function [\"tags\", \"{TagName}\"]", "exportAll function [\"export\", \"all\"]",
+                "listByOffice function [\"by\", \"office\", \"{OfficeId}\"]", "listContacts list []",
+                "listTags function [\"tags\"]", "exportContacts function [\"export\"]",
             ])
         // The key is the function's argument, documented as the spec documents it.
         let byTag = try #require(contact.collectionOperation("listByTag"))
@@ -243,8 +245,6 @@ struct OpenAPIPathTests {
         let text = openAPIDocument(
             """
             "paths": {
-              "/{tenant}/users": {"parameters": [{"name": "tenant", "in": "path", "required": true, "schema": {"type": "string"}}],
-                "get": {"responses": {"200": {"description": "ok"}}}},
               "/files/{name}.{ext}/{x}": {"get": {"responses": {"200": {"description": "ok"}}}},
               "/ok": {"post": {"responses": {"204": {"description": "done"}}}}
             }
@@ -254,11 +254,43 @@ struct OpenAPIPathTests {
         // first, as they are read as strings.)
         #expect(
             openAPIWarnings(result.diagnostics).filter { !$0.contains("is not declared") } == [
-                "inline.json:5:22: warning: path '/{tenant}/users' and the others that share its prefix are skipped: '{tenant}' does not follow a collection segment",
-                "inline.json:7:30: warning: path '/files/{name}.{ext}/{x}' and the others that share its prefix are skipped: '{name}.{ext}' mixes text and parameters and has deeper paths",
+                "inline.json:5:30: warning: path '/files/{name}.{ext}/{x}' and the others that share its prefix are skipped: '{name}.{ext}' mixes text and parameters and has deeper paths"
             ])
-        #expect(openAPIValuePosition(ofKey: "/{tenant}/users", in: text) == "5:22")
-        #expect(openAPIValuePosition(ofKey: "/files/{name}.{ext}/{x}", in: text) == "7:30")
+        #expect(openAPIValuePosition(ofKey: "/files/{name}.{ext}/{x}", in: text) == "5:30")
+    }
+
+    /// Elasticsearch: a key first in the path (`/{index}/_search`) is a collection without a segment, named after
+    /// the key; a path of the same URL shape as another (`/{index}/{ai21_id}` beside `/{index}/{doc_id}`, a body
+    /// per provider) adds named methods; items no model describes are still addressed.
+    @Test func readsKeysFirstInThePathAndPathsOfTheSameShape() throws {
+        let key = #"{"name": "index", "in": "path", "required": true, "schema": {"type": "string"}}"#
+        let text = openAPIDocument(
+            """
+            "paths": {
+              "/{index}/_search": {"parameters": [\(key)],
+                "post": {"operationId": "search", "responses": {"200": {"description": "ok"}}}},
+              "/{index}/{doc_id}": {"parameters": [\(key), {"name": "doc_id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "put": {"operationId": "putDocument", "responses": {"200": {"description": "ok"}}},
+                "delete": {"operationId": "deleteDocument", "responses": {"200": {"description": "ok"}}}},
+              "/{index}/{ai21_id}": {"parameters": [\(key), {"name": "ai21_id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "put": {"operationId": "putAi21", "responses": {"200": {"description": "ok"}}}}
+            }
+            """)
+        let result = readOpenAPI(text)
+        // The second description's own name for the key is not worth a warning.
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let spec = try #require(result.spec)
+        #expect(
+            spec.resource("Service")?.children.map { "\($0.name) '\($0.segment)' \($0.keyName ?? "")" } == [
+                "indexes '' index"
+            ])
+        let index = try #require(spec.resource("index"))
+        #expect(index.operations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == ["search action [\"_search\"]"])
+        let document = try #require(spec.resource("doc"))
+        #expect(
+            document.operations.map { "\($0.name) \($0.kind) \($0.isAlternative)" } == [
+                "putDocument replace false", "deleteDocument delete false", "putAi21 action true",
+            ])
     }
 
     @Test func readsChoicesMapsAndPropertyFacts() throws {

@@ -257,13 +257,6 @@ struct RequestBuilderTranslator {
         var members: [Declaration] = []
         for child in resource.children where child.isOnCollection == onCollection {
             let name = symbols.memberName(child.name, of: resource.name)
-            // `CollectionRequestBuilder` addresses items that are models; items without one cannot be listed.
-            if child.isCollection, !modelResources.contains(child.target) {
-                diagnostics.warning(
-                    "skipped collection '\(child.name)' on '\(resource.name)': its items ('\(child.target)') have no model to read",
-                    at: resource.location)
-                continue
-            }
             guard usedNames.insert(name).inserted else {
                 diagnostics.warning(
                     "skipped navigation '\(child.name)' on '\(resource.name)': the name is taken", at: resource.location
@@ -283,7 +276,11 @@ struct RequestBuilderTranslator {
                 if !doc.isEmpty { doc.append("") }
                 // A long name with a long key would make a code span no line can hold: the key is then just "id".
                 let key = child.keyName.flatMap { name.count + $0.count <= 70 ? $0 : nil } ?? "id"
-                doc.append("`\(name).request()` lists them; `\(name)(\"\(key)\")` addresses one.")
+                // Items no model describes are addressed, not listed: `CollectionRequestBuilder` has no `request()`.
+                doc.append(
+                    modelResources.contains(child.target)
+                        ? "`\(name).request()` lists them; `\(name)(\"\(key)\")` addresses one."
+                        : "`\(name)(\"\(key)\")` addresses one.")
                 doc += ["", remark]
                 members.append(
                     Declaration(

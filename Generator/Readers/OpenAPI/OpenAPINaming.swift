@@ -44,10 +44,14 @@ enum OpenAPINaming {
         parent + upperFirst(child)
     }
 
-    /// `threads` → `thread`. Only a final "s" is dropped: a guess that is easy to predict, and
-    /// `x-bindery-resource` overrides it.
+    /// `threads` → `thread`, `indexes` → `index`. Only a final "s" (or the "es" after x, ch and sh) is dropped: a guess
+    /// that is easy to predict, and `x-bindery-resource` overrides it.
     static func singular(_ segment: String) -> String {
         guard segment.count > 1, segment.hasSuffix("s") else { return segment }
+        // `indexes`, `matches`, `wishes`: the "es" that `pluralOfKey` adds after these endings.
+        if ["xes", "ches", "shes"].contains(where: { segment.hasSuffix($0) && segment.count > $0.count }) {
+            return String(segment.dropLast(2))
+        }
         return String(segment.dropLast())
     }
 
@@ -60,6 +64,7 @@ enum OpenAPINaming {
             break
         }
         if stem.hasSuffix("s") { return stem }
+        if stem.hasSuffix("x") || stem.hasSuffix("ch") || stem.hasSuffix("sh") { return stem + "es" }
         if stem.hasSuffix("y"), let before = stem.dropLast().last, !"aeiou".contains(before) {
             return stem.dropLast() + "ies"
         }

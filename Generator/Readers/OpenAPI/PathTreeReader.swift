@@ -159,26 +159,27 @@ final class OpenAPIPathTreeReader {
             }
         }
         var node = root
+        var renamedKeys: [String] = []
         for segment in segments {
             node = node.child(for: segment)
             if case .parameter(let name) = segment {
                 if let first = node.firstTemplate, case .parameter(let existing) = node.segment, existing != name {
-                    context.warning(
-                        "path '\(template)' names the parameter '{\(name)}' where '\(first)' has '{\(existing)}'; the key is named '\(existing)'",
-                        at: pathItem)
+                    renamedKeys.append(
+                        "path '\(template)' names the parameter '{\(name)}' where '\(first)' has '{\(existing)}'; the key is named '\(existing)'"
+                    )
                 } else if node.firstTemplate == nil {
                     node.firstTemplate = template
                 }
             }
         }
-        if isAlternative {
+        // `/_inference/{task_type}/{ai21_inference_id}` beside `/_inference/{task_type}/{inference_id}`: another
+        // description of the same URLs (a body per provider), so its operations are named methods, as a fragment's,
+        // and its own names for the keys say nothing new.
+        if isAlternative || node.template != nil {
             readPathItem(pathItem, template: template, segments: segments, into: node, isAlternative: true)
             return
         }
-        if let earlier = node.template {
-            context.warning("path '\(template)' is the same URL shape as '\(earlier)'; skipped", at: pathItem)
-            return
-        }
+        for message in renamedKeys { context.warning(message, at: pathItem) }
         node.template = template
         node.pathItem = pathItem
         readPathItem(pathItem, template: template, segments: segments, into: node)
@@ -251,7 +252,9 @@ final class OpenAPIPathTreeReader {
                     read.isAlternative = true
                     read.isNamedByPath = false
                     // Named by its fragment (`get_shared_link`), which says what it does at the shared URL.
-                    if let fragment = template.split(separator: "#", maxSplits: 1).last, !fragment.isEmpty {
+                    if template.contains("#"), let fragment = template.split(separator: "#", maxSplits: 1).last,
+                        !fragment.isEmpty
+                    {
                         read.name = String(fragment)
                     }
                 }
@@ -283,10 +286,8 @@ final class OpenAPIPathTreeReader {
             case .root:
                 continue
             case .parameter(let name):
-                guard node.isParameter else {
-                    skip(child, because: "'{\(name)}' does not follow a collection segment")
-                    continue
-                }
+                // After a literal a key is a collection's item (`addCollection`), so here it follows a key or is
+                // first in the path (Elasticsearch's `/{index}/_search`): a collection without a segment.
                 addSecondKey(name, item: child, under: resource)
             case .template(let text):
                 // A leaf such as `thumbnail.{extension}`: an operation of the parent, its parameters in the suffix.
@@ -382,23 +383,29 @@ final class OpenAPIPathTreeReader {
         attachChildren(of: item, to: itemIndex)
     }
 
-    /// `contacts/tags/{TagName}`, `accounts/by/office/{Id}`: a key after literals under a collection, with nothing
-    /// deeper and only a GET that lists the collection's own items, is the collection filtered, not a collection of
-    /// its own. It becomes the collection's function with the key as an argument (`contacts.listByTag(tagName:)`) and
-    /// leaves the tree, so the literals before it read as they would alone (`contacts/tags` still lists tags).
+    /// `contacts/tags/{TagName}`, `accounts/by/office/{Id}`, `contacts/export/all`: a leaf two or more segments under
+    /// a collection, whose only method is a GET that lists the collection's own items, is the collection filtered,
+    /// not a resource of its own. It becomes the collection's function, a key in it an argument
+    /// (`contacts.listByTag(tagName:)`), and leaves the tree, so the literals before it read as they would alone
+    /// (`contacts/tags` still lists tags).
     private func takeViews(under collection: OpenAPIPathNode, items model: TypeRef?) -> [OperationSpec] {
         guard let model else { return [] }
         var views: [OperationSpec] = []
+        func isView(_ node: OpenAPIPathNode) -> Bool {
+            guard node.children.isEmpty, node.operations.count == 1, let get = node.get else { return false }
+            return get.returnsList && get.model == model
+        }
         func walk(_ node: OpenAPIPathNode, suffix: [String]) {
             for child in node.children {
                 switch child.segment {
+                case .literal(let literal) where !suffix.isEmpty && isView(child):
+                    views += child.operations[0].specs(kind: .function, pathSuffix: suffix + [literal])
+                    node.remove(child)
                 case .literal(let literal):
                     walk(child, suffix: suffix + [literal])
                     if child.isEmpty { node.remove(child) }
-                case .parameter(let key) where !suffix.isEmpty:
-                    guard child.children.isEmpty, child.operations.count == 1, var get = child.get,
-                        get.returnsList, get.model == model
-                    else { continue }
+                case .parameter(let key) where !suffix.isEmpty && isView(child):
+                    var get = child.operations[0]
                     get.parameters.insert(contentsOf: get.pathParameters.filter { $0.name == key }, at: 0)
                     views += get.specs(kind: .function, pathSuffix: suffix + ["{\(key)}"])
                     node.remove(child)
@@ -411,8 +418,8 @@ final class OpenAPIPathTreeReader {
         return views
     }
 
-    /// `metadata/{scope}/{template_key}`: a key right after a key. The items of a collection with no segment of
-    /// its own, named after the key (`metadata("enterprise").templates("invoice")`).
+    /// `metadata/{scope}/{template_key}`: a key right after a key, or first in the path. The items of a collection
+    /// with no segment of its own, named after the key (`metadata("enterprise").templates("invoice")`).
     private func addSecondKey(_ keyName: String, item: OpenAPIPathNode, under parent: Int) {
         let plural = OpenAPINaming.pluralOfKey(keyName)
         let candidate =

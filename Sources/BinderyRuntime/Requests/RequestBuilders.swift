@@ -26,8 +26,9 @@ extension ModelRequestBuilder {
 /// A collection step such as `items`: `request()` lists it, `items("id")` addresses one item.
 ///
 /// The parameter is `ItemBuilder` rather than `Item`: generated extensions (`where ItemBuilder == …`) name models,
-/// and a model called `Item`, common in public specs, would be shadowed by it.
-public struct CollectionRequestBuilder<ItemBuilder: ModelRequestBuilder>: Sendable {
+/// and a model called `Item`, common in public specs, would be shadowed by it. Items that no model describes
+/// (`_inference/{task_type}/{id}` with only operations below it) are addressed the same way but not listed.
+public struct CollectionRequestBuilder<ItemBuilder: RequestBuilder>: Sendable {
     public let client: ServiceClient
     public let path: ResourcePath
     /// How this collection lists, where it differs from its service (`{"data": [...], "has_more": true}`).
@@ -43,7 +44,9 @@ public struct CollectionRequestBuilder<ItemBuilder: ModelRequestBuilder>: Sendab
     public func callAsFunction(_ key: String) -> ItemBuilder {
         ItemBuilder(client: client, path: path.appending(key))
     }
+}
 
+extension CollectionRequestBuilder where ItemBuilder: ModelRequestBuilder {
     /// The request that lists the collection, page by page: `get()`, `add(_:)`, `pages()`, `all()`.
     public func request() -> CollectionRequest<ItemBuilder.Resource> {
         CollectionRequest(client: client, request: APIRequest(method: .get, path: path), listing: listing)

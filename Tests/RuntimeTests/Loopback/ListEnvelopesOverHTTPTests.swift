@@ -38,6 +38,24 @@ import Testing
         #expect(page.value.first?.json["x-new"] == 1, "members no schema declares survive")
     }
 
+    /// Elasticsearch's paths: a key first in the path, items no model describes, and a second description of the
+    /// same URL with a body of its own, each sent where the spec says.
+    @Test func keysFirstInThePathAndSecondDescriptionsOfAURL() async throws {
+        let server = try await LoopbackServer([
+            "PUT /logs-2026/_doc/*": { _ in .init(json: "{}") },
+            "POST /logs-2026/_search": { _ in .init(json: #"{"took": 3}"#) },
+        ])
+        defer { Task { await server.stop() } }
+        let index = client(server).indexes("logs-2026")
+        try await index.doc("d1").indexDocument(["message": "hello"]).send()
+        var body = IndexAi21DocumentRequest()
+        body.model = "j2-ultra"
+        try await index.doc("d1").indexAi21Document(body).send()
+        #expect(server.requests.last.map { String(decoding: $0.body, as: UTF8.self) } == #"{"model":"j2-ultra"}"#)
+        #expect(try await index.searchIndex().send().took == 3)
+        #expect(server.requests.map(\.path) == ["/logs-2026/_doc/d1", "/logs-2026/_doc/d1", "/logs-2026/_search"])
+    }
+
     @Test func aLastIdPagesUntilHasMoreIsFalse() async throws {
         let server = try await LoopbackServer([
             "GET /runs": { request in

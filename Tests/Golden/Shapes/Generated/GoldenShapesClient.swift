@@ -34,6 +34,7 @@ public struct GoldenShapesClient: RequestBuilder {
                 .init("contacts", "shapes.Contact", collection: true),
                 .init("events", "shapes.Item", collection: true),
                 .init("projects", "shapes.project", collection: true),
+                .init("", "shapes.index", collection: true),
             ],
             operations: [
                 .init("listMessages", .get, path: "messages", response: .collection(.model(Message.self))),
@@ -125,6 +126,11 @@ public struct GoldenShapesClient: RequestBuilder {
             listing: ServiceConventions.Listing(items: ["items"], paging: .nextLink(path: ["links", "next"]))
         )
     }
+
+    /// `indexes("index")` addresses one.
+    ///
+    /// - Remark: Generated from `shapes.Service/indexes`.
+    public var indexes: CollectionRequestBuilder<IndexRequestBuilder> { .init(client: client, path: path) }
 
     /// Messages, filtered by when they were sent.
     ///
