@@ -79,6 +79,33 @@ import Testing
         #expect(tags.first?.resourceUri == "/v1/contacts/tags/Current%20Buyers")
     }
 
+    /// `PUT /flexmls/listings/{Id}`: a new price lands in the listing; an expiration date that is not in the future
+    /// is refused with code 1053 and the broken constraint in the error's details.
+    @Test func aFlexmlsUpdateChangesThePriceWithinTheListingsConstraints() async throws {
+        let mock = try await MockServer(.spark)
+        defer { Task { await mock.stop() } }
+        let spark = Self.spark(mock)
+        let id = "20100000000000000000000001"
+        mock.store.insert(["Id": .string(id), "StandardFields": ["ListPrice": 100000]], into: ["listings"], key: id)
+        var raise = FlexmlsListingChanges()
+        raise.listPrice = 120000
+        try await spark.flexmls.listings(id).updateFlexmlsListing(raise).send()
+        let listing = try #require(try await spark.listings(id).getListing().send().value.first)
+        #expect(listing.standardFields?.listPrice == 120000)
+
+        var late = FlexmlsListingChanges()
+        late.expirationDate = CalendarDate(year: 2001, month: 1, day: 1)
+        do {
+            try await spark.flexmls.listings(id).updateFlexmlsListing(late).send()
+            Issue.record("an expiration date in the past was accepted")
+        } catch {
+            #expect(error.serviceCode == "1053")
+            let broken = error.details?.arrayValue?.first?["ExpirationDate"]?.arrayValue?.first
+            #expect(broken?["RuleName"] == "MinValue", "\(String(describing: error.details))")
+        }
+        #expect(mock.store.object(at: ["listings", id])?["StandardFields"]?["ExpirationDate"] == nil)
+    }
+
     /// The path of the mock's last request below the service root, as sent.
     static func sentPath(_ mock: MockServer) throws -> String {
         let request = try #require(mock.requests.last)

@@ -319,6 +319,40 @@ extension MockOperation {
             })
     }
 
+    /// `PUT /flexmls/listings/{Id}`: the new price or expiration date is written to the listing's standard fields. An
+    /// expiration date that is not in the future breaks the documented constraint: 400, code 1053, and the
+    /// constraint in `Details`, keyed by the field.
+    static let sparkUpdateFlexmlsListing = MockOperation { call in
+        guard case .object(let changes)? = call.body else {
+            return call.server.errorResponse(400, code: "1040", message: "the body must be an object")
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let today = formatter.string(from: Date())
+        if let date = changes["ExpirationDate"]?.stringValue, date <= today {
+            let broken: JSONValue = ["RuleName": "MinValue", "RuleValue": .string(today), "Value": .string(date)]
+            return MockResponse(
+                status: 400,
+                json: [
+                    "D": [
+                        "Success": false, "Code": 1053, "Message": "The change fails the listing's constraints",
+                        "Details": [["ExpirationDate": [broken]]],
+                    ]
+                ])
+        }
+        let path = ["listings", call.request.segments.last ?? ""]
+        guard var listing = call.store.object(at: path) else {
+            return call.server.errorResponse(404, code: "1500", message: "no listing \(path[1])")
+        }
+        var fields = listing["StandardFields"]?.objectValue ?? [:]
+        for member in changes.members { fields[member.key] = member.value }
+        listing["StandardFields"] = .object(fields)
+        call.store.set(listing, at: path)
+        return MockResponse(json: ["D": ["Success": true]])
+    }
+
     /// A successful answer with these results: `{"D": {"Success": true, "Results": [...]}}`.
     static func sparkResults(_ results: [JSONValue], status: Int = 200) -> MockResponse {
         MockResponse(status: status, json: ["D": ["Success": true, "Results": .array(results)]])

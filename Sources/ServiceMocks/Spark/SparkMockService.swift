@@ -20,6 +20,7 @@ extension MockService {
             "spark.Contact/listByTag": .sparkItems(where: "Tags"),
             "spark.Contact/listContactTags": .sparkContactTags,
             "spark.Account/listByOffice": .sparkItems(where: "OfficeId"),
+            "spark.FlexmlsListing/updateFlexmlsListing": .sparkUpdateFlexmlsListing,
             "spark.Comment/createContactComments": .sparkCreateEach("Comments"),
             "spark.ListingCart/createListingCarts": .sparkCreateEach("ListingCarts"),
             "spark.contactListingCart/createContactListingCarts": .sparkCreateEach("ListingCarts"),

@@ -91,6 +91,14 @@ extension ConformanceCalls {
         "EmailLink/listEmailLinks": { client, arguments in
             _ = try await SparkClient(client: client).flexmls.emailLinks.list().send()
         },
+        "FlexmlsListing/updateFlexmlsListing": { client, arguments in
+            _ = try await SparkClient(client: client).flexmls.listings("Id-1")
+                .updateFlexmlsListing(arguments.body()).send()
+        },
+        "FlexmlsPropertyType/getFieldTranslations": { client, arguments in
+            _ = try await SparkClient(client: client).flexmls.propertyTypes("PropertyType-1")
+                .getFieldTranslations().send()
+        },
         "IdxLink/getDefaultIdxLink": { client, arguments in
             _ = try await SparkClient(client: client).idxLinks.getDefaultIdxLink().send()
         },

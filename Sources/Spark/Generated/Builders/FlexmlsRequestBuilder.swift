@@ -18,7 +18,14 @@ public struct FlexmlsRequestBuilder: RequestBuilder {
 
     /// What this resource answers, for the module's route table.
     public static var route: ResourceRoute {
-        ResourceRoute("spark.flexmls", children: [.init("emaillinks", "spark.EmailLink", collection: true)])
+        ResourceRoute(
+            "spark.flexmls",
+            children: [
+                .init("emaillinks", "spark.EmailLink", collection: true),
+                .init("propertytypes", "spark.FlexmlsPropertyType", collection: true),
+                .init("listings", "spark.FlexmlsListing", collection: true),
+            ]
+        )
     }
 
     /// Links to listings that Flexmls sent by email.
@@ -28,5 +35,19 @@ public struct FlexmlsRequestBuilder: RequestBuilder {
     /// - Remark: Generated from `spark.flexmls/emaillinks`.
     public var emailLinks: CollectionRequestBuilder<EmailLinkRequestBuilder> {
         .init(client: client, path: path.appending("emaillinks"))
+    }
+
+    /// `propertyTypes("PropertyType")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.flexmls/propertytypes`.
+    public var propertyTypes: CollectionRequestBuilder<FlexmlsPropertyTypeRequestBuilder> {
+        .init(client: client, path: path.appending("propertytypes"))
+    }
+
+    /// `listings("Id")` addresses one.
+    ///
+    /// - Remark: Generated from `spark.flexmls/listings`.
+    public var listings: CollectionRequestBuilder<FlexmlsListingRequestBuilder> {
+        .init(client: client, path: path.appending("listings"))
     }
 }
