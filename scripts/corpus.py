@@ -70,9 +70,6 @@ WHY = [
     ("path '…' names the parameter '…' where '…' has '…'",
      "two templates name the parameter of one path segment differently (`/pets/{petId}`, `/pets/{id}/tags`); one URL "
      "shape has one key, so the first name is kept. The generated API is the same either way."),
-    ("skipped collection '…' on '…': its items (…) have no model to read",
-     "a collection step whose items have no GET of their own; `CollectionRequestBuilder` addresses items it can read. "
-     "The operations below such items stay unreachable until items without a model can be addressed."),
     ("METHOD '…' lists a collection but its response is not a list; its type is used as declared: its answer has no list",
      "the collection's GET answers no list at all (Kubernetes' watch events, a summary object); the method returns "
      "what the service answers."),
@@ -88,9 +85,6 @@ WHY = [
     ("METHOD '…' lists a collection but its response is not a list; its type is used as declared",
      "the collection's GET answers a JSON value that is no object (a string, a map, a union); the method returns it "
      "as declared."),
-    ("path '…' is the same URL shape as '…'; skipped",
-     "the document describes one URL shape twice under different parameter names; a shape addresses one resource, so "
-     "the first description is used."),
     ("a Edm.", "two members of a `oneOf`/`anyOf` have the same JSON kind (two string formats, two number schemas); a "
      "choice is told by the JSON it meets, and those two cannot be told apart on the wire, so the first is used."),
     ("'…' would be named '…' like '…'; it is named '…'",
@@ -103,7 +97,8 @@ WHY = [
      "callbacks are requests the service makes to the client's own server; a client has nothing to call. Webhook "
      "bodies are modelled."),
     ("path '…' and the others that share its prefix are skipped",
-     "the path tree cannot place them: a parameter that follows no collection segment has no builder to hang on."),
+     "a segment that mixes text and parameters (`{name}.{ext}`) and has deeper paths: its text and its key cannot be "
+     "told apart in the URL, so the path tree has no step for it."),
     ("a reference to #/components/requestBodies where #/components/responses is expected",
      "a mistake in the document, read as the author meant."),
     ("a reference to #/components/responses where #/components/requestBodies is expected",
@@ -152,7 +147,7 @@ def main():
                               capture_output=True, text=True).stdout.strip()
     generator = os.path.join(bin_path, "bindery-gen")
 
-    # Sources are regenerated in place (bindery-gen rewrites only what changed, so a second run builds little).
+    # Sources are regenerated in place (bindery-gen rewrites only what changed).
     shutil.rmtree(os.path.join(work, "Fixtures"), ignore_errors=True)
     os.makedirs(os.path.join(work, "Sources"), exist_ok=True)
     rows = []
@@ -187,6 +182,8 @@ def main():
 
     targets = [row["module"] for row in rows if row["generated_ok"]]
     write_package(work, repository, targets)
+    # Every module is built from clean, so each build time is the whole module's and every warning is seen again.
+    shutil.rmtree(os.path.join(work, ".build"), ignore_errors=True)
     print("corpus: building BinderyRuntime (not measured)", flush=True)
     subprocess.run(["swift", "build", "--target", "BinderyRuntime"], cwd=work, check=True, capture_output=True)
     for row in rows:
