@@ -232,4 +232,8 @@ public struct MockCall: Sendable {
     /// writes that collection or item (a behaviour that adds to a create or an update starts here); any
     /// other answers its fixture.
     public func standardAnswer() -> MockResponse { server.standardAnswer(self) }
+
+    /// The operation's conformance fixture, as an operation without behaviour answers: for a behaviour that only
+    /// knows what the store holds.
+    public func fixtureAnswer() -> MockResponse { server.cannedAnswer(key, for: self) }
 }

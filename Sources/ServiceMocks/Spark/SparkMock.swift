@@ -319,10 +319,14 @@ extension MockOperation {
             })
     }
 
-    /// `PUT /flexmls/listings/{Id}`: the new price or expiration date is written to the listing's standard fields. An
-    /// expiration date that is not in the future breaks the documented constraint: 400, code 1053, and the
-    /// constraint in `Details`, keyed by the field.
-    static let sparkUpdateFlexmlsListing = MockOperation { call in
+    /// `PUT /flexmls/listings/{Id}`: the new price or expiration date is written to a stored listing's standard
+    /// fields. An expiration date that is not in the future breaks the documented constraint: 400, code 1053, and
+    /// the constraint in `Details`, keyed by the field. A listing the mock does not hold answers as the fixture does,
+    /// and so does the conformance replay, whose sample date (2017) the constraint would refuse: before it, the
+    /// fixture's listing is let go.
+    static let sparkUpdateFlexmlsListing = MockOperation(prepare: letFixtureListingGo) { call in
+        let path = ["listings", call.request.segments.last ?? ""]
+        guard var listing = call.store.object(at: path) else { return call.fixtureAnswer() }
         guard case .object(let changes)? = call.body else {
             return call.server.errorResponse(400, code: "1040", message: "the body must be an object")
         }
@@ -342,15 +346,15 @@ extension MockOperation {
                     ]
                 ])
         }
-        let path = ["listings", call.request.segments.last ?? ""]
-        guard var listing = call.store.object(at: path) else {
-            return call.server.errorResponse(404, code: "1500", message: "no listing \(path[1])")
-        }
         var fields = listing["StandardFields"]?.objectValue ?? [:]
         for member in changes.members { fields[member.key] = member.value }
         listing["StandardFields"] = .object(fields)
         call.store.set(listing, at: path)
         return MockResponse(json: ["D": ["Success": true]])
+    }
+
+    @Sendable static func letFixtureListingGo(_ fixture: MockFixture, _ server: MockServer) {
+        server.store.remove(at: ["listings", fixture.segments.last ?? ""])
     }
 
     /// A successful answer with these results: `{"D": {"Success": true, "Results": [...]}}`.
