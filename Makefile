@@ -31,7 +31,7 @@ help:
 	@echo "make docs       build the DocC documentation of every library module into .build/docs; fails on any warning"
 	@echo "make bench      measure generation, the build of the full Microsoft Graph, the HTTP transports, the Inbox offline store, OneDrive transfers and decoding (writes BENCHMARKS.md)"
 	@echo "make bench-transport  only the HTTP transports against a local nginx (writes their section of BENCHMARKS.md)"
-	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=spec.json: bindery-gen and swift-openapi-generator on a public spec"
+	@echo "make bench-openapi    BINDERY_OPENAPI_SPEC=\"a.json b.yaml …\": bindery-gen and swift-openapi-generator on public specs"
 	@echo "make bench-inbox  only the Inbox offline store: first sync of 10,000 threads, live view latency"
 	@echo "make bench-transfers  only OneDrive uploads and downloads beside raw libcurl, and their peak memory"
 	@echo "make bench-decode  only decoding, reading and encoding pages of models beside Foundation's Codable"
