@@ -451,6 +451,11 @@ extension ConformanceCalls {
         "standardField/getStandardField": { client, arguments in
             _ = try await SparkClient(client: client).standardFields("Field-1").request().get()
         },
+        "standardField/listNearby": { client, arguments in
+            _ = try await SparkClient(client: client).standardFields
+                .listNearby(propertyTypes: arguments("PropertyTypes"), lat: arguments("Lat"), lon: arguments("Lon"))
+                .send()
+        },
         "standardField/listStandardFields": { client, arguments in
             _ = try await SparkClient(client: client).standardFields.request().get()
         },

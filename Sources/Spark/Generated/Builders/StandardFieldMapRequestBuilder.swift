@@ -18,5 +18,44 @@ public struct StandardFieldMapRequestBuilder: ModelRequestBuilder {
     }
 
     /// What this resource answers, for the module's route table.
-    public static var route: ResourceRoute { ResourceRoute("spark.standardField", model: StandardFieldMap.self) }
+    public static var route: ResourceRoute {
+        ResourceRoute(
+            "spark.standardField",
+            model: StandardFieldMap.self,
+            operations: [
+                .init(
+                    "listNearby",
+                    .get,
+                    path: "nearby/{PropertyTypes}",
+                    onCollection: true,
+                    response: .collection(.model(StandardFieldMap.self))
+                ),
+            ]
+        )
+    }
+}
+
+extension CollectionRequestBuilder where ItemBuilder == StandardFieldMapRequestBuilder {
+    /// The standard fields whose list values are near a place (the cities, postal codes and states around it), as one
+    /// object keyed by field name.
+    ///
+    /// - Parameters:
+    ///   - propertyTypes: Property type MLS codes, separated by commas, such as A,B.
+    ///   - lat: The place's latitude.
+    ///   - lon: The place's longitude.
+    ///   - expand: Comma-separated expansions to include, such as `Photos`.
+    ///
+    /// - Remark: Generated from `spark.standardField/listNearby` (GET).
+    public func listNearby(
+        propertyTypes: String,
+        lat: Double,
+        lon: Double,
+        expand: String? = nil
+    ) -> CollectionRequest<StandardFieldMap> {
+        var request = APIRequest(method: .get, path: path.appending("nearby").appending(propertyTypes))
+        request.setQuery("Lat", json: lat)
+        request.setQuery("Lon", json: lon)
+        request.setQuery("_expand", json: expand)
+        return CollectionRequest(client: client, request: request)
+    }
 }
