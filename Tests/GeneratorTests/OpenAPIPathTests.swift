@@ -199,6 +199,7 @@ struct OpenAPIPathTests {
     @Test func readsFilteredListsBelowACollectionAsItsFunctions() throws {
         let list =
             ##"{"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Contact"}}}}}}"##
+        let rules = list.replacingOccurrences(of: "Contact", with: "Rule")
         let text = openAPIDocument(
             """
             "paths": {
@@ -211,6 +212,9 @@ struct OpenAPIPathTests {
                 "description": "A tag's name.", "schema": {"type": "string"}}],
                 "get": {"operationId": "listByTag", "responses": \(list)}},
               "/contacts/export": {"get": {"operationId": "exportContacts", "responses": \(list)}},
+              "/contacts/rules": {"get": {"operationId": "listRules", "responses": \(rules)}},
+              "/contacts/rules/kinds/{Kind}": {"parameters": [{"name": "Kind", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"operationId": "listRulesOfKind", "responses": \(rules)}},
               "/contacts/export/all": {"get": {"operationId": "exportAll", "responses": \(list)}},
               "/contacts/by/office/{OfficeId}": {"parameters": [{"name": "OfficeId", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "get": {"operationId": "listByOffice", "responses": \(list)}},
@@ -218,14 +222,22 @@ struct OpenAPIPathTests {
                 "get": {"operationId": "getUpload", "responses": {"200": {"description": "ok",
                   "content": {"application/json": {"schema": {"type": "object", "properties": {"state": {"type": "string"}}}}}}}}}
             },
-            "components": {"schemas": {"Contact": {"type": "object", "properties": {"Id": {"type": "string"}}}}}
+            "components": {"schemas": {"Contact": {"type": "object", "properties": {"Id": {"type": "string"}}},
+              "Rule": {"type": "object", "properties": {"Id": {"type": "string"}}}}}
             """)
         let result = readOpenAPI(text)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let spec = try #require(result.spec)
         let contact = try #require(spec.resource("Contact"))
+        // What a literal lists, filtered below it, is a function too: `contacts/rules` stays a function.
         #expect(
-            contact.collectionOperations.map { "\($0.name) \($0.kind) \($0.pathSuffix)" } == [
+            contact.collectionOperations.filter { $0.name.contains("Rules") }.map { "\($0.name) \($0.pathSuffix)" } == [
+                "listRulesOfKind [\"rules\", \"kinds\", \"{Kind}\"]", "listRules [\"rules\"]",
+            ])
+        #expect(
+            contact.collectionOperations.filter { !$0.name.contains("Rules") }.map {
+                "\($0.name) \($0.kind) \($0.pathSuffix)"
+            } == [
                 "listByTag function [\"tags\", \"{TagName}\"]", "exportAll function [\"export\", \"all\"]",
                 "listByOffice function [\"by\", \"office\", \"{OfficeId}\"]", "listContacts list []",
                 "listTags function [\"tags\"]", "exportContacts function [\"export\"]",

@@ -385,26 +385,30 @@ final class OpenAPIPathTreeReader {
 
     /// `contacts/tags/{TagName}`, `accounts/by/office/{Id}`, `contacts/export/all`: a leaf two or more segments under
     /// a collection, whose only method is a GET that lists the collection's own items, is the collection filtered,
-    /// not a resource of its own. It becomes the collection's function, a key in it an argument
-    /// (`contacts.listByTag(tagName:)`), and leaves the tree, so the literals before it read as they would alone
-    /// (`contacts/tags` still lists tags).
+    /// not a resource of its own. So is one that lists what a literal above it lists (`listings/rules` and
+    /// `listings/rules/propertytypes/{PropertyType}`, both rules): that literal's list filtered. Each becomes the
+    /// collection's function, a key in it an argument (`contacts.listByTag(tagName:)`), and leaves the tree, so the
+    /// literals before it read as they would alone (`contacts/tags` still lists tags).
     private func takeViews(under collection: OpenAPIPathNode, items model: TypeRef?) -> [OperationSpec] {
         guard let model else { return [] }
         var views: [OperationSpec] = []
-        func isView(_ node: OpenAPIPathNode) -> Bool {
-            guard node.children.isEmpty, node.operations.count == 1, let get = node.get else { return false }
-            return get.returnsList && get.model == model
+        func isView(_ node: OpenAPIPathNode, of models: [TypeRef]) -> Bool {
+            guard node.children.isEmpty, node.operations.count == 1, let get = node.get, get.returnsList,
+                let listed = get.model
+            else { return false }
+            return models.contains(listed)
         }
-        func walk(_ node: OpenAPIPathNode, suffix: [String]) {
+        func walk(_ node: OpenAPIPathNode, suffix: [String], models: [TypeRef]) {
             for child in node.children {
                 switch child.segment {
-                case .literal(let literal) where !suffix.isEmpty && isView(child):
+                case .literal(let literal) where !suffix.isEmpty && isView(child, of: models):
                     views += child.operations[0].specs(kind: .function, pathSuffix: suffix + [literal])
                     node.remove(child)
                 case .literal(let literal):
-                    walk(child, suffix: suffix + [literal])
+                    let listed = child.get.flatMap { $0.returnsList ? $0.model : nil }
+                    walk(child, suffix: suffix + [literal], models: models + (listed.map { [$0] } ?? []))
                     if child.isEmpty { node.remove(child) }
-                case .parameter(let key) where !suffix.isEmpty && isView(child):
+                case .parameter(let key) where !suffix.isEmpty && isView(child, of: models):
                     var get = child.operations[0]
                     get.parameters.insert(contentsOf: get.pathParameters.filter { $0.name == key }, at: 0)
                     views += get.specs(kind: .function, pathSuffix: suffix + ["{\(key)}"])
@@ -414,7 +418,7 @@ final class OpenAPIPathTreeReader {
                 }
             }
         }
-        walk(collection, suffix: [])
+        walk(collection, suffix: [], models: [model])
         return views
     }
 

@@ -129,6 +129,10 @@ extension ConformanceCalls {
         "Listing/listRentalCalendar": { client, arguments in
             _ = try await SparkClient(client: client).listings("Id-1").listRentalCalendar().send()
         },
+        "Listing/listRulesByPropertyType": { client, arguments in
+            _ = try await SparkClient(client: client).listings
+                .listRulesByPropertyType(propertyType: arguments("PropertyType")).send()
+        },
         "Listing/listTourOfHomesListings": { client, arguments in
             _ = try await SparkClient(client: client).listings.listTourOfHomesListings().send()
         },

@@ -42,6 +42,13 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
                     response: .collection(.model(RentalCalendarEntry.self))
                 ),
                 .init(
+                    "listRulesByPropertyType",
+                    .get,
+                    path: "rules/propertytypes/{PropertyType}",
+                    onCollection: true,
+                    response: .collection(.model(ListingRule.self))
+                ),
+                .init(
                     "searchListings",
                     .get,
                     path: "",
@@ -185,6 +192,31 @@ public struct ListingRequestBuilder: ModelRequestBuilder {
 }
 
 extension CollectionRequestBuilder where ItemBuilder == ListingRequestBuilder {
+    /// The listing rules of one property type, one page at a time (`_limit=all` for every rule at once).
+    ///
+    /// - Parameters:
+    ///   - propertyType: The property type's MLS code, such as A.
+    ///   - page: The page to return, starting at 1.
+    ///   - limit: Rules a page, or `all`.
+    ///   - pagination: `1` to add Pagination to the answer, `count` to return only TotalRows.
+    ///
+    /// - Remark: Generated from `spark.Listing/listRulesByPropertyType` (GET).
+    public func listRulesByPropertyType(
+        propertyType: String,
+        page: Int32? = nil,
+        limit: String? = nil,
+        pagination: String? = nil
+    ) -> CollectionRequest<ListingRule> {
+        var request = APIRequest(
+            method: .get,
+            path: path.appending("rules").appending("propertytypes").appending(propertyType)
+        )
+        request.setQuery("_page", json: page)
+        request.setQuery("_limit", json: limit)
+        request.setQuery("_pagination", json: pagination)
+        return CollectionRequest(client: client, request: request)
+    }
+
     /// Searches listings, one page at a time.
     ///
     /// - Parameters:
