@@ -330,11 +330,7 @@ extension MockOperation {
         guard case .object(let changes)? = call.body else {
             return call.server.errorResponse(400, code: "1040", message: "the body must be an object")
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        let today = formatter.string(from: Date())
+        let today = SparkIDs.utcNow("yyyy-MM-dd")
         if let date = changes["ExpirationDate"]?.stringValue, date <= today {
             let broken: JSONValue = ["RuleName": "MinValue", "RuleValue": .string(today), "Value": .string(date)]
             return MockResponse(
@@ -367,11 +363,16 @@ extension MockOperation {
 /// (`20100815220615294367000000`).
 enum SparkIDs {
     static func next() -> String {
+        let distinct = String(UInt64.random(in: 0..<1_000_000_000_000))
+        return utcNow("yyyyMMddHHmmss") + String(repeating: "0", count: 12 - distinct.count) + distinct
+    }
+
+    /// The present moment in UTC, written with `format` (`yyyy-MM-dd` for Spark's dates).
+    static func utcNow(_ format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMddHHmmss"
-        let distinct = String(UInt64.random(in: 0..<1_000_000_000_000))
-        return formatter.string(from: Date()) + String(repeating: "0", count: 12 - distinct.count) + distinct
+        formatter.dateFormat = format
+        return formatter.string(from: Date())
     }
 }
