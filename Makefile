@@ -37,7 +37,7 @@ help:
 	@echo "make bench-decode  only decoding, reading and encoding pages of models beside Foundation's Codable"
 	@echo "make fuzz       libFuzzer + AddressSanitizer on every reader and decoder, 1M executions or 10 min each (writes RELIABILITY.md)"
 	@echo "make fuzz-short every fuzz target for $(FUZZ_SHORT_SECONDS) s (CI)"
-	@echo "make fuzz-specs $(FUZZ_SPECS_COUNT) random OpenAPI specs generated and compiled (fuzz-specs-short: 200, CI)"
+	@echo "make fuzz-specs $(FUZZ_SPECS_COUNT) random OpenAPI specs generated, each module compiled to checked SIL (FUZZ_SPECS_FIRST resumes; fuzz-specs-short: 200 in one package build, CI)"
 	@echo "make corpus CORPUS=<folder>  generate and build every OpenAPI spec in a folder; writes CORPUS.md"
 	@echo "make soak       10,000 requests, 10% faults, 100,000 items, delta rounds in every dialect, 200 connections for 60 s"
 	@echo "make soak-short the same with 1,000 requests, 5,000 items and 200 connections for 5 s (CI)"
@@ -119,12 +119,16 @@ fuzz: setup
 fuzz-short: setup
 	scripts/fuzz.sh --short $(FUZZ_SHORT_SECONDS)
 
-# Random OpenAPI documents full of what breaks generators (scripts/fuzz-specs.py), generated and compiled in
-# packages of 500 targets; a document is fixed by its seed and index, so a finding replays with --first N --count 1.
+# Random OpenAPI documents full of what breaks generators (scripts/fuzz-specs.py). The long run compiles each
+# document's module to checked SIL with swiftc, one per core; CI's 200 are one package build. A document is fixed
+# by its seed and index, so a finding replays with --first N --count 1, and a long run resumes with FUZZ_SPECS_FIRST.
 FUZZ_SPECS_COUNT ?= 100000
 FUZZ_SPECS_SEED ?= 1
+FUZZ_SPECS_FIRST ?= 0
 fuzz-specs: $(GEN)
-	scripts/fuzz-specs.py --count $(FUZZ_SPECS_COUNT) --batch 500 --seed $(FUZZ_SPECS_SEED)
+	$(SWIFT) build --target BinderyRuntime
+	scripts/fuzz-specs.py --count $(FUZZ_SPECS_COUNT) --first $(FUZZ_SPECS_FIRST) --batch 1000 \
+		--seed $(FUZZ_SPECS_SEED) --compile sil
 fuzz-specs-short: $(GEN)
 	scripts/fuzz-specs.py --count 200 --seed 1
 
