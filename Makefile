@@ -131,6 +131,8 @@ fuzz-specs: $(GEN)
 		--seed $(FUZZ_SPECS_SEED) --compile sil
 fuzz-specs-short: $(GEN)
 	scripts/fuzz-specs.py --count 200 --seed 1
+	$(SWIFT) build --target BinderyRuntime
+	scripts/fuzz-specs.py --count 20 --first 200 --seed 1 --compile sil
 
 # Every OpenAPI spec in the folder CORPUS generated and its module built; writes CORPUS.md (scripts/corpus.py).
 corpus: setup
