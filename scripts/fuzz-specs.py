@@ -17,9 +17,10 @@ maps and unions), nested inline unions with and without tags, allOf fragments, s
 nullable members in the 3.0 and the 3.1 spelling, and operations whose parameters differ only in punctuation.
 Half are written as YAML (block style, every string quoted), half as JSON.
 
-A finding is any of: bindery-gen exits non-zero or reports an error for a valid document, or the module does not
-compile, or the compiler prints a warning about generated code. The documents of a failing batch stay in the work
-folder (.build-spec-fuzz/) to replay; the script exits 1. Standard library only: it runs on a machine with just python3.
+A finding is any of: bindery-gen exits non-zero or reports an error for a valid document, or two of its files differ
+only in case (one file on macOS), or the module does not compile, or the compiler prints a warning about generated
+code. The documents of a failing batch stay in the work folder (.build-spec-fuzz/) to replay; the script exits 1.
+Standard library only: it runs on a machine with just python3.
 """
 
 import argparse
@@ -267,6 +268,11 @@ def write_and_generate(generator, seed, index, specs, sources):
         return name, f"{path}: bindery-gen did not finish in 120 s"
     if result.returncode != 0 or ": error:" in result.stdout + result.stderr:
         return name, f"{path}: bindery-gen failed:\n{(result.stdout + result.stderr)[-2000:]}"
+    # The module must check out on macOS too, whose file system ignores case: no two files a case apart.
+    files = [os.path.relpath(os.path.join(folder, file), sources).lower()
+             for folder, _, names in os.walk(os.path.join(sources, name)) for file in names]
+    if len(set(files)) != len(files):
+        return name, f"{path}: two generated files differ only in case"
     return name, None
 
 

@@ -281,7 +281,7 @@ struct OutputWriter {
 
     private func rename(_ source: String, to destination: String) throws {
         guard Foundation.rename(source, destination) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination])
+            throw FileError(path: destination, errno: errno)
         }
     }
 
@@ -302,7 +302,7 @@ struct OutputWriter {
     /// file needs no more than the folder it is in (thousands of files with `perType`).
     private func writeFile(_ contents: String, to path: String, sync: Bool = false) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        guard descriptor >= 0 else { throw FileError(path: path, errno: errno) }
         defer {
             // The journal is on disk before it is renamed into place: the commit survives a power cut.
             if sync { fsync(descriptor) }
@@ -314,9 +314,17 @@ struct OutputWriter {
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+                guard written > 0 else { throw FileError(path: path, errno: errno) }
                 offset += written
             }
         }
     }
+}
+
+/// A file the writer could not write or rename, with the system's reason ("File name too long").
+struct FileError: Error, CustomStringConvertible {
+    let path: String
+    let errno: Int32
+
+    var description: String { "cannot write '\(path)': \(String(cString: strerror(errno)))" }
 }

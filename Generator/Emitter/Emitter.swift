@@ -183,13 +183,13 @@ public struct Emitter: Sendable {
         ]
         let imports: [Import] = [.runtime, "Foundation"]
         let (clientPart, servicePart) = (client.part, service.part)
-        func file(_ path: String, _ parts: [Part], imports: [Import] = imports) -> PlannedFile<Part> {
-            PlannedFile(path: path, header: header, imports: imports, parts: parts)
+        var fileNames = FileNames()
+        func file(_ stem: String, in folder: String = "", _ parts: [Part], imports: [Import] = imports)
+            -> PlannedFile<Part>
+        {
+            PlannedFile(path: fileNames.claim(stem, in: folder), header: header, imports: imports, parts: parts)
         }
-        var files = [
-            file("\(symbols.clientName).swift", [clientPart]),
-            file("\(symbols.serviceName).swift", [servicePart]),
-        ]
+        var files = [file(symbols.clientName, [clientPart]), file(symbols.serviceName, [servicePart])]
         var layout = options.layout
         if case .automatic(let count) = layout {
             layout = Self.isLarge(spec) ? .grouped(files: count) : .perType
@@ -197,7 +197,7 @@ public struct Emitter: Sendable {
         switch layout {
         case .automatic, .perType:
             for unit in units.sorted(by: { $0.name < $1.name }) {
-                files.append(file("\(unit.folder)/\(unit.name).swift", [unit.part]))
+                files.append(file(unit.name, in: unit.folder, [unit.part]))
             }
         case .grouped(let count), .numbered(let count):
             let sorted = units.sorted { $0.name < $1.name }
@@ -207,16 +207,17 @@ public struct Emitter: Sendable {
                 // Named by the first and last type they hold, so that a reader finds a type by the file names alone.
                 for chunk in chunks {
                     guard let first = chunk.first, let last = chunk.last else { continue }
-                    files.append(file("\(first.name)-\(last.name).swift", chunk.map(\.part)))
+                    files.append(file("\(first.name)-\(last.name)", chunk.map(\.part)))
                 }
                 break
             }
             // The client and the descriptor open the first file; a file left without declarations imports nothing.
             let opening = [clientPart, servicePart]
+            fileNames = FileNames()
             files = chunks.enumerated().map { index, chunk in
                 let parts = (index == 0 ? opening : []) + chunk.map(\.part)
                 return file(
-                    "BinderyGenerated\(index + 1).swift", parts, imports: parts.allSatisfy(\.isEmpty) ? [] : imports)
+                    "BinderyGenerated\(index + 1)", parts, imports: parts.allSatisfy(\.isEmpty) ? [] : imports)
             }
         }
         return (files, diagnostics.all)

@@ -61,3 +61,71 @@ import Testing
         #expect(SwiftNames.splitWords("sha256Hash") == ["sha256", "Hash"])
     }
 }
+
+/// Every rule for the names of generated files, which must check out on any file system.
+@Suite struct FileNameTests {
+    @Test func aNameThatFitsIsTheTypeName() {
+        var names = FileNames()
+        #expect(names.claim("DriveItem", in: "Models") == "Models/DriveItem.swift")
+        #expect(names.claim("GraphClient", in: "") == "GraphClient.swift")
+        #expect(names.claim("Größe", in: "Models") == "Models/Größe.swift")
+    }
+
+    @Test func namesThatDifferOnlyInCaseOrUnicodeFormGetACounter() {
+        var names = FileNames()
+        #expect(names.claim("ITEM", in: "Models") == "Models/ITEM.swift")
+        #expect(names.claim("Item", in: "Models") == "Models/Item-2.swift")
+        #expect(names.claim("item", in: "Models") == "Models/item-3.swift")
+        // Another folder is another place.
+        #expect(names.claim("Item", in: "Builders") == "Builders/Item.swift")
+        // "é" precomposed, then as "e" and a combining accent: one name on APFS.
+        #expect(names.claim("Caf\u{E9}", in: "Models") == "Models/Caf\u{E9}.swift")
+        #expect(names.claim("Cafe\u{301}", in: "Models") == "Models/Cafe\u{301}-2.swift")
+    }
+
+    @Test func aLongNameKeepsItsBeginningAndEndsWithAHashOfTheWhole() throws {
+        var names = FileNames()
+        let long = String(repeating: "A", count: 300)
+        let first = names.claim(long + "One", in: "Models")
+        let second = names.claim(long + "Two", in: "Models")
+        for path in [first, second] {
+            let file = try #require(path.split(separator: "/").last)
+            #expect(file.utf8.count <= FileNames.maximumBytes)
+            #expect(file.hasPrefix(String(repeating: "A", count: 100)))
+            #expect(file.hasSuffix(".swift"))
+        }
+        #expect(first != second)
+        // The hash is the same in every run: a regenerated module keeps its file names.
+        var again = FileNames()
+        #expect(again.claim(long + "One", in: "Models") == first)
+    }
+
+    @Test func aLongNonASCIINameIsCutBetweenCharacters() {
+        let stem = FileNames.fitted(String(repeating: "日付", count: 100))
+        #expect(stem.utf8.count <= FileNames.maximumBytes - ".swift".utf8.count)
+        #expect(stem.hasPrefix("日付日付"))
+        #expect(String(decoding: Array(stem.utf8), as: UTF8.self) == stem)
+    }
+
+    /// Through the whole emitter: schemas named `item`, `ITEM` and a very long name make files that a
+    /// case-insensitive file system keeps apart, each under 200 bytes.
+    @Test func aModuleOfCollidingNamesChecksOutAnywhere() throws {
+        let long = String(repeating: "a", count: 240)
+        let spec = try #require(
+            readOpenAPI(
+                """
+                {"openapi": "3.0.3", "info": {"title": "Store", "version": "1"}, "paths": {},
+                 "components": {"schemas": {
+                   "item": {"type": "object", "properties": {"a": {"type": "string"}}},
+                   "ITEM": {"type": "object", "properties": {"b": {"type": "string"}}},
+                   "\(long)": {"type": "object", "properties": {"c": {"type": "string"}}}}}}
+                """
+            ).spec)
+        let emitter = Emitter(options: .init(moduleName: "Store", baseURL: "", specDisplayPath: "inline.json"))
+        let paths = emitter.emit(spec).files.map(\.path)
+        #expect(Set(paths.map { $0.lowercased() }).count == paths.count, "\(paths)")
+        #expect(paths.allSatisfy { ($0.split(separator: "/").last?.utf8.count ?? 0) <= FileNames.maximumBytes })
+        #expect(paths.contains("Models/ITEM.swift"))
+        #expect(paths.contains("Models/Item-2.swift"))
+    }
+}
