@@ -207,6 +207,31 @@ import Testing
         #expect(builder.contains(expected), "\(builder)")
     }
 
+    /// `default` answers every status the spec does not list. With no success listed, a success is answered by it
+    /// too, so its body is read (seen in a spec fuzzer's document: such an answer was dropped as `Void`). Beside a
+    /// success, `default` stays the failure's answer.
+    @Test func aDefaultAnswerWithNoSuccessListedIsTheSuccessAnswer() throws {
+        let spec = try Self.read(
+            """
+            "paths": {"/sessions/{id}": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+              "get": {"operationId": "getSession", "responses": {"default": {"description": "The session.",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
+              "delete": {"operationId": "endSession", "responses": {
+                "204": {"description": "Ended."},
+                "default": {"description": "A failure.",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}}}},
+            "components": {"schemas": {"Session": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+            """)
+        let session = try Self.resource(spec, "Session")
+        let get = try #require(session.operations.first { $0.name == "getSession" }?.response)
+        #expect(get.type == .named(QualifiedName(namespace: "store", name: "Session")))
+        #expect(get.successCodes == [200])
+        let end = try #require(session.operations.first { $0.name == "endSession" }?.response)
+        #expect(end.type == nil)
+        #expect(end.successCodes == [204])
+    }
+
     // MARK: operationIds that spell method and path
 
     @Test func anIdThatOnlySpellsMethodAndPathIsRecognized() {

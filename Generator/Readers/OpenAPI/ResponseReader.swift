@@ -4,7 +4,8 @@ import BinderySpec
 /// An operation's responses: the success statuses, the answer's type (unwrapped from the document's envelope, or the
 /// list found inside it), and an answer per status where they differ.
 extension OpenAPIOperationReader {
-    /// The first 2xx response with content gives the type; every listed 2xx code is a success code.
+    /// The first 2xx response with content gives the type (or `default`'s, when no success is listed); every listed
+    /// 2xx code is a success code.
     func readResponses(
         _ responses: OpenAPINode?, operationName: String, list: ListReading, envelope: Envelope,
         into read: inout OpenAPIReadOperation
@@ -16,14 +17,20 @@ extension OpenAPIOperationReader {
         }
         var successes: [(code: Int, node: OpenAPINode)] = []
         var anySuccess: OpenAPINode?
+        var otherwise: OpenAPINode?
         for (key, node) in responses.members {
             if let code = Int(key), (200...299).contains(code) {
                 successes.append((code, node))
             } else if key.uppercased() == "2XX" {
                 anySuccess = node
+            } else if key == "default" {
+                otherwise = node
             }
         }
         successes.sort { $0.code < $1.code }
+        // `default` answers every status not listed: with no success listed, it is the success's answer too, and
+        // its body is read rather than dropped.
+        if successes.isEmpty, anySuccess == nil { anySuccess = otherwise }
         let candidates = successes.map(\.node) + [anySuccess].compactMap { $0 }
         guard !candidates.isEmpty else { return }
         let successCodes = successes.isEmpty ? [200] : successes.map(\.code)
