@@ -12,10 +12,11 @@ and uninitialized members are diagnosed (`-typecheck` alone misses both). Only m
 where the package build spends half its time; that is what makes 100,000 documents a night's run instead of days.
 
 A document mixes names that collide once they are Swift (punctuation, case, keywords, leading digits, non-ASCII,
-names of the runtime's own types, very long names), recursion (direct and mutual, through properties, arrays,
-maps and unions), nested inline unions with and without tags, allOf fragments, string enums whose values collide,
-nullable members in the 3.0 and the 3.1 spelling, and operations whose parameters differ only in punctuation.
-Half are written as YAML (block style, every string quoted), half as JSON.
+names of the runtime's own types, very long names), recursion (direct and mutual, through properties, arrays, maps
+and unions), nested inline unions with and without tags, allOf fragments, string enums whose values collide, lists
+wrapped with a cursor or a link, 3.1 webhooks, nullable members in the 3.0 and the 3.1 spelling, and operations
+whose parameters differ only in punctuation. Half are written as YAML (block style, every string quoted), half as
+JSON.
 
 A finding is any of: bindery-gen exits non-zero or reports an error for a valid document, or two of its files differ
 only in case (one file on macOS), or the module does not compile, or the compiler prints a warning about generated
@@ -186,12 +187,37 @@ class Document:
         status = rng.choice(["200", "201", "default"])
         response = {"description": "An answer."}
         if rng.random() < 0.85:
-            response["content"] = {"application/json": {"schema": self.type_schema(0)}}
+            schema = self.envelope() if method == "get" and rng.random() < 0.3 else self.type_schema(0)
+            response["content"] = {"application/json": {"schema": schema}}
         operation["responses"][status] = response
         if method in ("post", "put", "patch") and rng.random() < 0.7:
             operation["requestBody"] = {"required": True,
                                         "content": {"application/json": {"schema": self.type_schema(0)}}}
         return operation
+
+    def envelope(self):
+        """A list wrapped with a cursor or a link, as public APIs page: `data` and `has_more`, `items` and
+        `links.next`, `results` and `next`."""
+        rng = self.rng
+        items = {"type": "array", "items": self.ref(rng.choice(self.names)) if rng.random() < 0.7
+                 else self.object_schema(1)}
+        shape = rng.choice([
+            {"data": items, "has_more": {"type": "boolean"}, "next_cursor": {"type": "string"}},
+            {"data": items, "has_more": {"type": "boolean"}, "last_id": {"type": "string"}},
+            {"items": items, "links": {"type": "object", "properties": {"next": {"type": "string"}}}},
+            {"results": items, "next": {"type": "string", "format": "uri"}, "count": {"type": "integer"}},
+        ])
+        return {"type": "object", "properties": shape}
+
+    def webhooks(self):
+        """OpenAPI 3.1 webhooks: each body becomes a model, and one choice decodes any of them."""
+        rng = self.rng
+        hooks = {}
+        for name in rng.sample(TRICKY_NAMES + ["Webhook", "webhook", "WebhookPayload"], rng.randint(1, 3)):
+            body = self.ref(rng.choice(self.names)) if rng.random() < 0.4 else self.object_schema(1)
+            hooks[name] = {"post": {"requestBody": {"content": {"application/json": {"schema": body}}},
+                                    "responses": {"200": {"description": "Received."}}}}
+        return hooks
 
     def build(self):
         rng = self.rng
@@ -210,7 +236,7 @@ class Document:
             if "{id}" in path:
                 item["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]
             paths[path] = item
-        return {
+        document = {
             "openapi": self.version,
             "info": {"title": rng.choice(["Shapes", "Spec Fuzz", "ünïcode API", "2fa service"]), "version": "1"},
             "x-bindery-namespace": f"fuzz{self.index}",
@@ -218,6 +244,9 @@ class Document:
             "paths": paths,
             "components": {"schemas": schemas},
         }
+        if self.version.startswith("3.1") and rng.random() < 0.5:
+            document["webhooks"] = self.webhooks()
+        return document
 
 
 def to_yaml(value, indent=0):
@@ -353,6 +382,7 @@ def main():
     parser.add_argument("--modules", default=".build/debug/Modules",
                         help="where the runtime's built modules are, for --compile sil")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # a long run's log shows each batch as it ends
     repository = os.path.abspath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     generator = os.path.abspath(args.generator)
     if not os.access(generator, os.X_OK):
