@@ -128,4 +128,23 @@ import Testing
         #expect(paths.contains("Models/ITEM.swift"))
         #expect(paths.contains("Models/Item-2.swift"))
     }
+
+    /// Fixture files too: an operation named with 300 characters gets a fixture whose name fits.
+    @Test func fixtureNamesFitToo() throws {
+        let long = String(repeating: "list", count: 75)
+        let spec = try #require(
+            readOpenAPI(
+                """
+                {"openapi": "3.0.3", "info": {"title": "Store", "version": "1"},
+                 "paths": {"/things": {"get": {"operationId": "\(long)", "responses": {"200": {"description": "ok",
+                   "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}}}}}
+                """
+            ).spec)
+        let paths = FixtureEmitter(spec: spec).emit().map(\.path)
+        #expect(!paths.isEmpty)
+        for path in paths {
+            #expect(path.split(separator: "/").allSatisfy { $0.utf8.count <= 255 }, "\(path)")
+        }
+        #expect(paths.contains { $0.contains("listlistlist") })
+    }
 }

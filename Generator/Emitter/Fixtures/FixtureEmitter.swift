@@ -68,10 +68,14 @@ public struct FixtureEmitter {
                 }
                 guard let steps = path else { continue }
                 // `driveItem/copy.json`; overloads and same-named operations are told apart by method, then parameters.
-                let base = "\(resource.name.name)/\(operation.name)"
+                // Each part fitted to what file systems allow (`FileNames`), however long the spec's names.
+                let folder = FileNames.fitted(resource.name.name)
+                let base = "\(folder)/\(FileNames.fitted(operation.name))"
                 let candidates = [
                     base, base + "-" + operation.method.rawValue.lowercased(),
-                    base + "-" + operation.parameters.map(\.name).joined(separator: "-"),
+                    "\(folder)/"
+                        + FileNames.fitted(
+                            operation.name + "-" + operation.parameters.map(\.name).joined(separator: "-")),
                 ]
                 // Never drop an operation: when every name is taken, number it.
                 let name =
