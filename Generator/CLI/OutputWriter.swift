@@ -314,7 +314,8 @@ struct OutputWriter {
             while offset < bytes.count, let base = bytes.baseAddress {
                 let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw FileError(path: path, errno: errno) }
+                // A write of nothing sets no errno.
+                guard written > 0 else { throw FileError(path: path, errno: written == 0 ? EIO : errno) }
                 offset += written
             }
         }

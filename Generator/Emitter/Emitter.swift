@@ -204,7 +204,8 @@ public struct Emitter: Sendable {
             let perFile = max(1, (sorted.count + count - 1) / count)
             let chunks = (0..<count).map { sorted.dropFirst($0 * perFile).prefix(perFile) }
             guard case .numbered = layout else {
-                // Named by the first and last type they hold, so that a reader finds a type by the file names alone.
+                // Named by the first and last type they hold (cut when very long), so that a reader finds a type by
+                // the file names alone.
                 for chunk in chunks {
                     guard let first = chunk.first, let last = chunk.last else { continue }
                     files.append(file("\(first.name)-\(last.name)", chunk.map(\.part)))

@@ -76,11 +76,22 @@ import Testing
         #expect(names.claim("ITEM", in: "Models") == "Models/ITEM.swift")
         #expect(names.claim("Item", in: "Models") == "Models/Item-2.swift")
         #expect(names.claim("item", in: "Models") == "Models/item-3.swift")
-        // Another folder is another place.
-        #expect(names.claim("Item", in: "Builders") == "Builders/Item.swift")
+        // Build tools put a module's object files in one folder, so another folder is no escape.
+        #expect(names.claim("Item", in: "Builders") == "Builders/Item-4.swift")
         // "é" precomposed, then as "e" and a combining accent: one name on APFS.
         #expect(names.claim("Caf\u{E9}", in: "Models") == "Models/Caf\u{E9}.swift")
         #expect(names.claim("Cafe\u{301}", in: "Models") == "Models/Cafe\u{301}-2.swift")
+        // Final sigma folds to sigma.
+        #expect(names.claim("Λόγος", in: "Models") == "Models/Λόγος.swift")
+        #expect(names.claim("Λόγοσ", in: "Models") == "Models/Λόγοσ-2.swift")
+    }
+
+    @Test func windowsDeviceNamesAreNeverFileNames() {
+        var names = FileNames()
+        #expect(names.claim("Aux", in: "Models") == "Models/Aux-2.swift")
+        #expect(names.claim("COM1", in: "Models") == "Models/COM1-2.swift")
+        #expect(names.claim("Nul", in: "") == "Nul-2.swift")
+        #expect(names.claim("Auxiliary", in: "Models") == "Models/Auxiliary.swift")
     }
 
     @Test func aLongNameKeepsItsBeginningAndEndsWithAHashOfTheWhole() throws {
@@ -95,16 +106,27 @@ import Testing
             #expect(file.hasSuffix(".swift"))
         }
         #expect(first != second)
-        // The hash is the same in every run: a regenerated module keeps its file names.
-        var again = FileNames()
-        #expect(again.claim(long + "One", in: "Models") == first)
+        // The hash is FNV-1a of the whole name's bytes, the same in every run: a regenerated module keeps its names.
+        #expect(first.hasSuffix("-ff39852b.swift"), "\(first)")
     }
 
-    @Test func aLongNonASCIINameIsCutBetweenCharacters() {
+    @Test func aCounterStillFits() {
+        var names = FileNames()
+        let long = String(repeating: "B", count: 400)
+        let paths = (0..<120).map { _ in names.claim(long, in: "Models") }
+        #expect(Set(paths).count == 120)
+        #expect(paths.allSatisfy { $0.utf8.count - "Models/".utf8.count <= FileNames.maximumBytes })
+        #expect(paths.last?.hasSuffix("-120.swift") == true)
+    }
+
+    @Test func aLongNonASCIINameIsCutBetweenScalars() {
         let stem = FileNames.fitted(String(repeating: "日付", count: 100))
         #expect(stem.utf8.count <= FileNames.maximumBytes - ".swift".utf8.count)
         #expect(stem.hasPrefix("日付日付"))
-        #expect(String(decoding: Array(stem.utf8), as: UTF8.self) == stem)
+        // One character of a letter and 300 combining marks (600 bytes) is cut inside, never dropped whole.
+        let cluster = FileNames.fitted("a" + String(repeating: "\u{301}", count: 300))
+        #expect(cluster.unicodeScalars.starts(with: "a\u{301}\u{301}".unicodeScalars))
+        #expect(cluster.utf8.count <= FileNames.maximumBytes - ".swift".utf8.count)
     }
 
     /// Through the whole emitter: schemas named `item`, `ITEM` and a very long name make files that a
