@@ -207,9 +207,9 @@ import Testing
         #expect(builder.contains(expected), "\(builder)")
     }
 
-    /// `default` answers every status the spec does not list. With no success listed, a success is answered by it
-    /// too, so its body is read (seen in a spec fuzzer's document: such an answer was dropped as `Void`). Beside a
-    /// success, `default` stays the failure's answer.
+    /// `default` answers every status the spec does not list. With neither a success nor a failure listed, a
+    /// success is answered by it, so its body is read (seen in a spec fuzzer's document: such an answer was dropped
+    /// as `Void`). Beside a listed success or failure, it is not the success's answer.
     @Test func aDefaultAnswerWithNoSuccessListedIsTheSuccessAnswer() throws {
         let spec = try Self.read(
             """
@@ -219,6 +219,11 @@ import Testing
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
               "delete": {"operationId": "endSession", "responses": {
                 "204": {"description": "Ended."},
+                "default": {"description": "A failure.",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
+              "put": {"operationId": "keepSession", "responses": {
+                "404": {"description": "No such session.",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}},
                 "default": {"description": "A failure.",
                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Session"}}}}}}}},
             "components": {"schemas": {"Session": {"type": "object", "properties": {"id": {"type": "string"}}}}}
@@ -230,6 +235,9 @@ import Testing
         let end = try #require(session.operations.first { $0.name == "endSession" }?.response)
         #expect(end.type == nil)
         #expect(end.successCodes == [204])
+        // `default` beside a listed failure describes failures.
+        let keep = try #require(session.operations.first { $0.name == "keepSession" })
+        #expect(keep.response?.type == nil)
     }
 
     // MARK: operationIds that spell method and path

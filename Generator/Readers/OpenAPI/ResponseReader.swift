@@ -4,8 +4,8 @@ import BinderySpec
 /// An operation's responses: the success statuses, the answer's type (unwrapped from the document's envelope, or the
 /// list found inside it), and an answer per status where they differ.
 extension OpenAPIOperationReader {
-    /// The first 2xx response with content gives the type (or `default`'s, when no success is listed); every listed
-    /// 2xx code is a success code.
+    /// The first 2xx response with content gives the type (or `default`'s, when no success or failure is listed);
+    /// every listed 2xx code is a success code.
     func readResponses(
         _ responses: OpenAPINode?, operationName: String, list: ListReading, envelope: Envelope,
         into read: inout OpenAPIReadOperation
@@ -18,6 +18,7 @@ extension OpenAPIOperationReader {
         var successes: [(code: Int, node: OpenAPINode)] = []
         var anySuccess: OpenAPINode?
         var otherwise: OpenAPINode?
+        var listsFailures = false
         for (key, node) in responses.members {
             if let code = Int(key), (200...299).contains(code) {
                 successes.append((code, node))
@@ -25,12 +26,14 @@ extension OpenAPIOperationReader {
                 anySuccess = node
             } else if key == "default" {
                 otherwise = node
+            } else if key.hasPrefix("4") || key.hasPrefix("5") {
+                listsFailures = true
             }
         }
         successes.sort { $0.code < $1.code }
-        // `default` answers every status not listed: with no success listed, it is the success's answer too, and
-        // its body is read rather than dropped.
-        if successes.isEmpty, anySuccess == nil { anySuccess = otherwise }
+        // `default` answers every status not listed. With neither a success nor a failure listed, it is the
+        // success's answer, and its body is read rather than dropped; beside listed failures it describes them.
+        if successes.isEmpty, anySuccess == nil, !listsFailures { anySuccess = otherwise }
         let candidates = successes.map(\.node) + [anySuccess].compactMap { $0 }
         guard !candidates.isEmpty else { return }
         let successCodes = successes.isEmpty ? [200] : successes.map(\.code)
