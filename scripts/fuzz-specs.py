@@ -18,9 +18,10 @@ wrapped with a cursor or a link, 3.1 webhooks, nullable members in the 3.0 and t
 whose parameters differ only in punctuation. Half are written as YAML (block style, every string quoted), half as
 JSON.
 
-A finding is any of: bindery-gen exits non-zero or reports an error for a valid document, or two of its files differ
-only in case (one file on macOS), or the module does not compile, or the compiler prints a warning about generated
-code. The documents of a failing batch stay in the work folder (.build-spec-fuzz/) to replay; the script exits 1.
+A finding is any of: bindery-gen exits non-zero or reports an error for a valid document, or two of its files have
+one name once case is ignored (one file on macOS), or the module does not compile, or the compiler prints a warning
+about generated code. The documents of a failing batch stay in the work folder (.build-spec-fuzz/) to replay; the
+script exits 1.
 Standard library only: it runs on a machine with just python3.
 """
 

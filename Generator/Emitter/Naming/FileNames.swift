@@ -38,11 +38,12 @@ struct FileNames {
         let hex = String(fnv1a(stem), radix: 16)
         let hash = String(repeating: "0", count: 8 - hex.count) + hex
         // Cut between Unicode scalars, not characters: a character can be any number of bytes long.
+        let room = budget - "-".utf8.count - hash.utf8.count
         var kept = String.UnicodeScalarView()
         var bytes = 0
         for scalar in stem.unicodeScalars {
             bytes += UTF8.width(scalar)
-            guard bytes <= budget - hash.utf8.count - 1 else { break }
+            guard bytes <= room else { break }
             kept.append(scalar)
         }
         return "\(String(kept))-\(hash)"
