@@ -85,8 +85,9 @@ WHY = [
     ("METHOD '…' lists a collection but its response is not a list; its type is used as declared",
      "the collection's GET answers a JSON value that is no object (a string, a map, a union); the method returns it "
      "as declared."),
-    ("a Edm.", "two members of a `oneOf`/`anyOf` have the same JSON kind (two string formats, two number schemas); a "
-     "choice is told by the JSON it meets, and those two cannot be told apart on the wire, so the first is used."),
+    ("this union lists ", "two members of a `oneOf`/`anyOf` become one type (two strings with different patterns, two "
+     "numbers with different ranges); a choice is told by the JSON it meets, and those two cannot be told apart on "
+     "the wire, so the first is used."),
     ("'…' would be named '…' like '…'; it is named '…'",
      "two spec names become the same Swift name; the later one is numbered, predictably, and `nameOverrides` in "
      "`bindery.json` picks a better one."),

@@ -126,6 +126,43 @@ import Testing
         #expect(choice("Self", in: spec)?.members.map(\.type) == [.primitive(.boolean)])
     }
 
+    /// Two members that become one type cannot be told apart on the wire; the warning names them as the spec does.
+    @Test func aMemberListedTwiceIsNamedInTheSpecsWords() throws {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Pet": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Code": {"oneOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "string", "maxLength": 3},
+                                   {"type": "integer", "format": "int32"}, {"type": "integer", "format": "int32"},
+                                   {"type": "array", "items": \(ref("Pet"))}, {"type": "array", "items": \(ref("Pet"))}]}
+                """)
+        #expect(
+            diagnostics.map { $0.components(separatedBy: "warning: ").last ?? $0 } == [
+                "this union lists string twice; the second is ignored",
+                "this union lists integer (int32) twice; the second is ignored",
+                "this union lists array of Pet twice; the second is ignored",
+            ])
+        #expect(
+            choice("Code", in: spec)?.members.map(\.type) == [
+                .primitive(.string), .primitive(.int32), .collection(named("Pet")),
+            ])
+    }
+
+    @Test func anEnumThatIsNoStringIsNamedInTheSpecsWords() {
+        let (spec, diagnostics) = read(
+            schemas: """
+                "Flag": {"type": "boolean", "enum": [true]},
+                "Ratio": {"type": "number", "enum": [0.5, 1]},
+                "Level": {"type": "integer", "format": "int32", "enum": [1, 2]}
+                """)
+        #expect(
+            diagnostics.map { $0.components(separatedBy: "warning: ").last ?? $0 } == [
+                "only string enums become enums; this boolean enum is read as its primitive type",
+                "only string enums become enums; this number enum is read as its primitive type",
+                "only string enums become enums; this integer (int32) enum is read as its primitive type",
+            ])
+        #expect(spec?.enums.isEmpty == true)
+    }
+
     /// `oneOf` beside properties: members that only constrain the shared ones are no shape.
     @Test func sharedMembersBesideAOneOfGiveAVariantOfTheShapedMembersOnly() throws {
         let (spec, diagnostics) = read(

@@ -214,8 +214,8 @@ final class OpenAPISchemaReader {
             resolved = OpenAPIResolvedType(type: .primitive(primitive))
             if let values = schema["enum"], primitive != .string {
                 context.warning(
-                    "only string enums become enums; this \(primitive.rawValue) enum is read as its primitive type",
-                    at: values)
+                    "only string enums become enums; this \(OpenAPISchemaShape.spelling(of: .primitive(primitive))) "
+                        + "enum is read as its primitive type", at: values)
             }
         case .untyped:
             resolved = .untyped

@@ -131,6 +131,38 @@ enum OpenAPISchemaShape {
         }
     }
 
+    /// How a spec would write `type`, for diagnostics: `integer (int32)`, `array of Pet`; never `Edm.Int32`.
+    static func spelling(of type: TypeRef) -> String {
+        switch type {
+        case .named(let name): return name.name
+        case .collection(let element): return "array of \(spelling(of: element))"
+        case .dictionary(let value): return "map of \(spelling(of: value))"
+        case .primitive(let primitive):
+            let (type, format): (String, String?) =
+                switch primitive {
+                case .string: ("string", nil)
+                case .boolean: ("boolean", nil)
+                case .byte: ("integer", "uint8")
+                case .sbyte: ("integer", "int8")
+                case .int16: ("integer", "int16")
+                case .int32: ("integer", "int32")
+                case .int64: ("integer", nil)
+                case .single: ("number", "float")
+                case .double: ("number", nil)
+                case .decimal: ("number", "decimal")
+                case .guid: ("string", "uuid")
+                case .binary: ("string", "byte")
+                case .date: ("string", "date")
+                case .dateTimeOffset: ("string", "date-time")
+                case .timeOfDay: ("string", "time")
+                case .duration: ("string", "duration")
+                case .stream: ("string", "binary")
+                case .untyped: ("any value", nil)
+                }
+            return format.map { "\(type) (\($0))" } ?? type
+        }
+    }
+
     /// `nullable: true` (3.0), a `"null"` type (3.1), or a null among the enum values.
     static func isNullable(_ schema: OpenAPINode) -> Bool {
         if schema["nullable"]?.bool == true { return true }

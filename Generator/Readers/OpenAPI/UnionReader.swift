@@ -68,7 +68,9 @@ extension OpenAPISchemaReader {
             let place = implied?.tags[index].first ?? title ?? "Option\(index + 1)"
             let type = resolve(candidate, nameHint: OpenAPINaming.joined(name.name, place)).type
             if members.contains(where: { $0.type == type }) {
-                context.warning("a \(type) member is listed twice in this union; the second is ignored", at: candidate)
+                context.warning(
+                    "this union lists \(OpenAPISchemaShape.spelling(of: type)) twice; the second is ignored",
+                    at: candidate)
                 continue
             }
             members.append(ChoiceSpec.Member(type: type))
