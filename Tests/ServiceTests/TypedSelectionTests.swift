@@ -136,6 +136,13 @@ import Testing
         #expect(changes.count == 1)
         #expect(changes.first?.id == "F1" && changes.first?.isDeletedInDelta == true)
         #expect(changes.first?.values == nil)
+
+        // A function that only starts like delta is no delta round: it gets the selection as asked.
+        let summary = CollectionRequest<OneDrive.DriveItem>(
+            client: client.client,
+            request: APIRequest(
+                method: .get, path: ResourcePath("drive", "root").appending(function: "deltaSummary", parameters: [])))
+        #expect(summary.select(\.name).request.queryValue("$select") == "name")
     }
 
     @Test func sparkSelectsAListingsStandardFieldsWithItsOwnParameter() async throws {

@@ -32,7 +32,8 @@ public struct Selection<Resource: JSONModel, Row: Sendable>: Sendable {
     /// The names a request sends. A delta request also asks for OneDrive's `deleted` facet where the model
     /// declares it, because a removal the service trimmed away could not be told from an item with no values.
     func names(for request: APIRequest) -> [String] {
-        let isDelta = request.path.encodedSegments.last?.hasPrefix("delta") == true
+        // Functions are the only segments with parentheses: `delta()`, `delta(token='…')`.
+        let isDelta = request.path.encodedSegments.last?.hasPrefix("delta(") == true
         guard isDelta, record == nil, Resource.schema.fieldIndex["deleted"] != nil, !names.contains("deleted")
         else { return names }
         return names + ["deleted"]
