@@ -414,7 +414,12 @@ def main():
     for first in range(args.first, args.first + args.count, args.batch):
         count = min(args.batch, args.first + args.count - first)
         batch_started = time.time()
-        findings = run_batch(args, repository, generator, args.seed, first, count)
+        try:
+            findings = run_batch(args, repository, generator, args.seed, first, count)
+        except KeyboardInterrupt:  # a long run is stopped by hand; what ran is kept, and says how to go on
+            print(f"fuzz-specs: stopped; documents {args.first}..{first - 1} had no finding; "
+                  f"resume with --first {first} (FUZZ_SPECS_FIRST={first})", file=sys.stderr)
+            return 130
         done += count
         print(f"fuzz-specs: documents {first}..{first + count - 1} (seed {args.seed}): "
               f"{'no finding' if not findings else f'{len(findings)} finding(s)'} in {time.time() - batch_started:.0f} s")
