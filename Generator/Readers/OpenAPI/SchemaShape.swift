@@ -99,36 +99,23 @@ enum OpenAPISchemaShape {
         return names.count == elements.count ? names : nil
     }
 
+    /// Each primitive as a spec writes it, `type` and `format`; a format not listed reads as the type's first row
+    /// (`integer` is `Int64`). One table both ways, so reading and diagnostics cannot drift apart.
+    private static let spellings: [(primitive: Primitive, type: String, format: String?)] = [
+        (.string, "string", nil), (.dateTimeOffset, "string", "date-time"), (.date, "string", "date"),
+        (.timeOfDay, "string", "time"), (.duration, "string", "duration"), (.binary, "string", "byte"),
+        (.stream, "string", "binary"), (.guid, "string", "uuid"),
+        (.int64, "integer", nil), (.int32, "integer", "int32"), (.int16, "integer", "int16"),
+        (.sbyte, "integer", "int8"), (.byte, "integer", "uint8"),
+        (.double, "number", nil), (.single, "number", "float"), (.decimal, "number", "decimal"),
+        (.boolean, "boolean", nil),
+    ]
+
     static func primitive(type: String, format: String?, encoding: String? = nil) -> Primitive? {
-        switch type {
-        case "string":
-            switch format {
-            case "date-time": return .dateTimeOffset
-            case "date": return .date
-            case "time": return .timeOfDay
-            case "duration": return .duration
-            case "byte": return .binary
-            case "binary": return .stream
-            case "uuid": return .guid
-            default: return encoding == "base64" ? .binary : .string
-            }
-        case "integer":
-            switch format {
-            case "int32": return .int32
-            case "int16": return .int16
-            case "int8": return .sbyte
-            case "uint8": return .byte
-            default: return .int64
-            }
-        case "number":
-            switch format {
-            case "float": return .single
-            case "decimal": return .decimal
-            default: return .double
-            }
-        case "boolean": return .boolean
-        default: return nil
-        }
+        let rows = spellings.filter { $0.type == type }
+        if let row = rows.first(where: { $0.format != nil && $0.format == format }) { return row.primitive }
+        if type == "string", encoding == "base64" { return .binary }
+        return rows.first?.primitive
     }
 
     /// How a spec would write `type`, for diagnostics: `integer (int32)`, `array of Pet`; never `Edm.Int32`.
@@ -138,28 +125,8 @@ enum OpenAPISchemaShape {
         case .collection(let element): return "array of \(spelling(of: element))"
         case .dictionary(let value): return "map of \(spelling(of: value))"
         case .primitive(let primitive):
-            let (type, format): (String, String?) =
-                switch primitive {
-                case .string: ("string", nil)
-                case .boolean: ("boolean", nil)
-                case .byte: ("integer", "uint8")
-                case .sbyte: ("integer", "int8")
-                case .int16: ("integer", "int16")
-                case .int32: ("integer", "int32")
-                case .int64: ("integer", nil)
-                case .single: ("number", "float")
-                case .double: ("number", nil)
-                case .decimal: ("number", "decimal")
-                case .guid: ("string", "uuid")
-                case .binary: ("string", "byte")
-                case .date: ("string", "date")
-                case .dateTimeOffset: ("string", "date-time")
-                case .timeOfDay: ("string", "time")
-                case .duration: ("string", "duration")
-                case .stream: ("string", "binary")
-                case .untyped: ("any value", nil)
-                }
-            return format.map { "\(type) (\($0))" } ?? type
+            guard let row = spellings.first(where: { $0.primitive == primitive }) else { return "any value" }
+            return row.format.map { "\(row.type) (\($0))" } ?? row.type
         }
     }
 
