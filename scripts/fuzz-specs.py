@@ -417,8 +417,9 @@ def main():
         try:
             findings = run_batch(args, repository, generator, args.seed, first, count)
         except KeyboardInterrupt:  # a long run is stopped by hand; what ran is kept, and says how to go on
-            print(f"fuzz-specs: stopped; documents {args.first}..{first - 1} had no finding; "
-                  f"resume with --first {first} (FUZZ_SPECS_FIRST={first})", file=sys.stderr)
+            clean = f"documents {args.first}..{first - 1} had no finding" if first > args.first else "no batch ended"
+            print(f"fuzz-specs: stopped; {clean}; resume with --first {first} (FUZZ_SPECS_FIRST={first})",
+                  file=sys.stderr)
             return 130
         done += count
         print(f"fuzz-specs: documents {first}..{first + count - 1} (seed {args.seed}): "

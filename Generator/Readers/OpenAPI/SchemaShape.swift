@@ -112,10 +112,11 @@ enum OpenAPISchemaShape {
     ]
 
     static func primitive(type: String, format: String?, encoding: String? = nil) -> Primitive? {
-        let rows = spellings.filter { $0.type == type }
-        if let row = rows.first(where: { $0.format != nil && $0.format == format }) { return row.primitive }
+        if let format, let row = spellings.first(where: { $0.type == type && $0.format == format }) {
+            return row.primitive
+        }
         if type == "string", encoding == "base64" { return .binary }
-        return rows.first?.primitive
+        return spellings.first(where: { $0.type == type })?.primitive
     }
 
     /// How a spec would write `type`, for diagnostics: `integer (int32)`, `array of Pet`; never `Edm.Int32`.
